@@ -1,0 +1,32 @@
+# Run PROGRAM with ARGUMENTS ('|'-separated) and check its exit code and output. Used by
+# lab_expect_exit.
+#   -DPROGRAM=...  -DARGUMENTS=--sizes|abc  -DEXPECTED_EXIT=2  -DEXPECTED_OUTPUT=<regex>
+# A refusal (exit code 2) is one error line and one usage line, nothing else; any other
+# error says what went wrong in one line on stderr.
+string(REPLACE "|" ";" arguments "${ARGUMENTS}")
+execute_process(COMMAND ${PROGRAM} ${arguments}
+  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(all "${out}${err}")
+if(NOT code STREQUAL EXPECTED_EXIT)
+  message(FATAL_ERROR "exit code ${code}, expected ${EXPECTED_EXIT}; output:\n${all}")
+endif()
+if(NOT all MATCHES "${EXPECTED_OUTPUT}")
+  message(FATAL_ERROR "output does not match '${EXPECTED_OUTPUT}':\n${all}")
+endif()
+function(count_lines text result)
+  string(REGEX MATCHALL "\n" newlines "${text}")
+  list(LENGTH newlines lines)
+  set(${result} ${lines} PARENT_SCOPE)
+endfunction()
+if(EXPECTED_EXIT EQUAL 2)
+  count_lines("${all}" lines)
+  if(lines GREATER 2)
+    message(FATAL_ERROR "a refusal should be one error line and one usage line, got:\n${all}")
+  endif()
+else()
+  count_lines("${err}" lines)
+  if(lines GREATER 1)
+    message(FATAL_ERROR "an error should be one line on stderr, got:\n${err}")
+  endif()
+endif()
+message(STATUS "exit code ${code} as expected: ${all}")

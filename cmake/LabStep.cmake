@@ -1,0 +1,82 @@
+# lab_add_step: everything a step needs, from a few lines in its CMakeLists.
+#
+#   lab_add_step(step-1
+#     LIBRARY   cholesky_cpu.cpp single_thread_cholesky.cu     kernels and CPU code
+#     LINKS     step2                                          earlier steps it uses
+#     TESTS     tests/cholesky_cpu_test.cpp                    Catch2, run everywhere
+#     GPU_TESTS tests/single_thread_cholesky_gpu_test.cpp      Catch2, skipped without GPU
+#     LITERATE  cholesky_loop.h ... step-1.cu)                 the order of the docs page
+#
+# It creates
+#   step1             the step's library (namespace step1): LIBRARY sources; later steps
+#                     link it
+#   step-1            the program, from step-1.cu
+#   run-step-1        runs the program in quick mode from the top of the source tree
+#   step-1-tests      the CPU tests;      CTest: step-1/cpu
+#   step-1-gpu-tests  the GPU tests;      CTest: step-1/gpu (exit 77 = skipped)
+# and the CTest cases step-1/quick-run (the whole program in quick mode: its checks
+# must pass) and step-1/refuses/* (bad command lines must exit with code 2).
+# The LITERATE list is recorded for the documentation (docs/CMakeLists.txt).
+function(lab_add_step name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "LIBRARY;LINKS;TESTS;GPU_TESTS;LITERATE")
+  string(REPLACE "-" "" lib ${name})
+
+  add_library(${lib} STATIC ${arg_LIBRARY})
+  target_include_directories(${lib} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+  target_link_libraries(${lib} PUBLIC lab_common ${arg_LINKS})
+
+  add_executable(${name} ${name}.cu)
+  target_link_libraries(${name} PRIVATE ${lib})
+
+  add_custom_target(run-${name}
+    COMMAND $<TARGET_FILE:${name}> --quick
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
+    USES_TERMINAL
+    COMMENT "Running ${name} in quick mode")
+
+  if(arg_TESTS)
+    add_executable(${name}-tests ${arg_TESTS})
+    target_link_libraries(${name}-tests PRIVATE ${lib} lab_test_main)
+    add_test(NAME ${name}/cpu COMMAND ${name}-tests)
+  endif()
+  if(arg_GPU_TESTS)
+    add_executable(${name}-gpu-tests ${arg_GPU_TESTS})
+    target_link_libraries(${name}-gpu-tests PRIVATE ${lib} lab_gpu_test_main)
+    add_test(NAME ${name}/gpu COMMAND ${name}-gpu-tests)
+    set_tests_properties(${name}/gpu PROPERTIES SKIP_RETURN_CODE 77)
+  endif()
+
+  # The program checks itself: in quick mode every check must pass (exit code 0); on a
+  # machine without a GPU its CPU part runs and the GPU part says it was skipped.
+  add_test(NAME ${name}/quick-run
+    COMMAND ${name} --quick --out ${CMAKE_BINARY_DIR}/test-results)
+
+  # Every step shares the command line of lab/cli.h, so every step must refuse the same
+  # bad arguments with a one-line error naming the argument and exit code 2.
+  lab_expect_exit(${name}/refuses/unknown-flag 2 "--no-such-flag" ${name} --no-such-flag)
+  lab_expect_exit(${name}/refuses/sizes-abc 2 "--sizes" ${name} --sizes abc)
+  lab_expect_exit(${name}/refuses/sizes-0 2 "--sizes" ${name} --sizes 0)
+  lab_expect_exit(${name}/refuses/precision-half 2 "--precision" ${name} --precision half)
+  lab_expect_exit(${name}/refuses/reps-0 2 "--reps" ${name} --reps 0)
+
+  set_property(GLOBAL APPEND PROPERTY LAB_STEPS ${name})
+  set(literate)
+  foreach(file IN LISTS arg_LITERATE)
+    list(APPEND literate ${CMAKE_CURRENT_SOURCE_DIR}/${file})
+  endforeach()
+  set_property(GLOBAL PROPERTY LAB_STEP_${name}_LITERATE ${literate})
+  set_property(GLOBAL PROPERTY LAB_STEP_${name}_DIR ${CMAKE_CURRENT_SOURCE_DIR})
+endfunction()
+
+# lab_expect_exit(test-name exit-code regex target [args...]): a CTest case that runs the
+# target with the arguments and passes when the exit code is the expected one and the
+# output matches the regular expression (cmake/ExpectExit.cmake does the checking).
+function(lab_expect_exit test code regex target)
+  # CMake lists are ';'-separated, and a ';' does not survive the trip through
+  # add_test intact: the arguments travel joined by '|' instead.
+  list(JOIN ARGN "|" arguments)
+  add_test(NAME ${test}
+    COMMAND ${CMAKE_COMMAND}
+      "-DPROGRAM=$<TARGET_FILE:${target}>" "-DARGUMENTS=${arguments}" -DEXPECTED_EXIT=${code} "-DEXPECTED_OUTPUT=${regex}"
+      -P ${PROJECT_SOURCE_DIR}/cmake/ExpectExit.cmake)
+endfunction()

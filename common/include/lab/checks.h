@@ -1,0 +1,43 @@
+#pragma once
+/// @file
+/// @brief lab::Checks: every self-check of a program, counted, with a summary.
+///
+/// A program that checks itself must make a failure impossible to miss: the line of
+/// the failing size says FAIL, the summary at the end repeats the figure and the
+/// tolerance, and the exit code is 1, so that CTest and scripts see it too.
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace lab
+{
+  /// Counts checks and remembers the failures.
+  class Checks
+  {
+  public:
+    /// Records the check `value <= tolerance` under the name @p what and returns
+    /// whether it passed. NaN never passes.
+    bool at_most(const std::string &what, double value, double tolerance);
+
+    /// Records a check that failed for a reason other than a number (a matrix that
+    /// was reported not positive definite, say).
+    void fail(const std::string &what, const std::string &reason);
+
+    /// Number of checks that passed.
+    int passed() const { return passed_; }
+    /// Number of checks that failed.
+    int failed() const { return static_cast<int>(failures_.size()); }
+
+    /// "verification: all 10 checks passed", or the count and one FAIL line per
+    /// failure with its figure and tolerance.
+    void print_summary(std::ostream &out) const;
+
+    /// 0 when every check passed, 1 otherwise.
+    int exit_code() const { return failures_.empty() ? 0 : 1; }
+
+  private:
+    int passed_ = 0;
+    std::vector<std::string> failures_;
+  };
+} // namespace lab

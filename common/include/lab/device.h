@@ -1,0 +1,46 @@
+#pragma once
+/// @file
+/// @brief Which GPU is there, if any.
+///
+/// The course's programs run their CPU parts on any machine. They ask once, at the
+/// start, whether a CUDA device can be used; any error from the runtime (no driver, no
+/// GPU, a driver too old for this toolkit) means "no device", and the GPU parts are
+/// skipped with one line saying why.
+
+#include <cstddef>
+#include <string>
+
+namespace lab
+{
+  /// What the programs need to know about the GPU (device 0).
+  struct DeviceInfo
+  {
+    /// True when a CUDA device is usable; otherwise #why_not says why.
+    bool present = false;
+    /// The runtime's error message when no device is usable.
+    std::string why_not;
+    /// Marketing name, e.g. "NVIDIA H100 80GB HBM3".
+    std::string name;
+    /// Compute capability, major and minor (9.0 for Hopper).
+    int major = 0;
+    /// Compute capability, minor part.
+    int minor = 0;
+    /// Number of streaming multiprocessors.
+    int multiprocessors = 0;
+    /// Global memory in bytes.
+    std::size_t total_memory = 0;
+    /// Global memory free at the time of the query, in bytes.
+    std::size_t free_memory = 0;
+  };
+
+  /// Queries device 0. Never throws: failures give `present == false`.
+  DeviceInfo query_device();
+
+  /// One line for a program's header: "NVIDIA H100 80GB HBM3, compute capability 9.0,
+  /// 132 SMs, 79.1 GiB" or "no CUDA device (<reason>)".
+  std::string describe(const DeviceInfo &device);
+
+  /// The device name as a folder name: lower case, spaces to '-', e.g.
+  /// "nvidia-h100-80gb-hbm3"; "no-gpu" without a device. Used for results/<gpu>/.
+  std::string folder_name(const DeviceInfo &device);
+} // namespace lab

@@ -1,0 +1,25 @@
+#pragma once
+/// @file
+/// @brief Reading a matrix from a text file, so students can factorise their own.
+///
+/// The format is the simplest there is: one row of the matrix per line, numbers
+/// separated by blanks; empty lines and lines starting with '#' are skipped.
+/// @code
+/// # a 3 x 3 matrix that is symmetric but not positive definite
+///  4  2  0
+///  2  1  3
+///  0  3  5
+/// @endcode
+
+#include <lab/matrix.h>
+
+#include <string>
+
+namespace lab
+{
+  /// Reads the matrix in @p path. Throws std::runtime_error with a one-line message
+  /// naming the file and line when it cannot be opened, a token is not a number, or
+  /// the rows have different lengths.
+  template <typename T>
+  Matrix<T> read_matrix(const std::string &path);
+} // namespace lab

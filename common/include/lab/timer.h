@@ -1,0 +1,106 @@
+#pragma once
+/// @file
+/// @brief Timing: CUDA events for GPU work, a steady clock for CPU work, and the
+/// median of repeated runs.
+///
+/// A kernel launch returns at once, long before the GPU has finished. A host clock
+/// read after a launch measures only the launch. CUDA events are markers placed in
+/// the GPU's stream of work; the GPU stamps each with its own clock when it gets there,
+/// so the time between two events is the time the GPU spent on the work between them.
+///
+/// One run is not a measurement: the first run pays for loading the kernel and warming
+/// caches, and later runs scatter. The course runs the work once to warm up, then
+/// `reps` times, and reports the median, which an outlier cannot drag.
+
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <vector>
+
+namespace lab
+{
+  /// A CUDA event (RAII): a marker in a stream that the GPU time-stamps when it
+  /// reaches it.
+  class CudaEvent
+  {
+  public:
+    CudaEvent();
+    ~CudaEvent();
+    CudaEvent(const CudaEvent &) = delete;
+    CudaEvent &operator=(const CudaEvent &) = delete;
+
+    /// Places the marker in @p stream (default: the legacy default stream).
+    void record(cudaStream_t stream = nullptr);
+    /// The underlying handle.
+    cudaEvent_t get() const { return event_; }
+
+  private:
+    cudaEvent_t event_ = nullptr;
+  };
+
+  /// Milliseconds of GPU time from @p start to @p stop; waits until @p stop has been
+  /// reached.
+  double milliseconds_between(const CudaEvent &start, const CudaEvent &stop);
+
+  /// Times GPU work between start() and stop() with a pair of events.
+  class EventTimer
+  {
+  public:
+    /// Records the start marker in @p stream.
+    void start(cudaStream_t stream = nullptr) { start_.record(stream); }
+    /// Records the stop marker in @p stream.
+    void stop(cudaStream_t stream = nullptr) { stop_.record(stream); }
+    /// GPU milliseconds between the markers; waits for the stop marker.
+    double milliseconds() const { return milliseconds_between(start_, stop_); }
+
+  private:
+    CudaEvent start_, stop_;
+  };
+
+  /// Times CPU work with the steady (monotonic) clock.
+  class HostTimer
+  {
+  public:
+    /// Starts (or restarts) the clock.
+    void start() { start_ = std::chrono::steady_clock::now(); }
+    /// Milliseconds since start().
+    double milliseconds() const
+    {
+      const auto now = std::chrono::steady_clock::now();
+      return std::chrono::duration<double, std::milli>(now - start_).count();
+    }
+
+  private:
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  };
+
+  /// The median of @p samples (the mean of the middle two for an even count; NaN when
+  /// empty).
+  double median(std::vector<double> samples);
+
+  /// The median of one member of each sample, e.g.
+  /// `median(runs, &GpuTimes::kernel_ms)`.
+  template <typename Sample>
+  double median(const std::vector<Sample> &samples, double Sample::*member)
+  {
+    std::vector<double> values;
+    values.reserve(samples.size());
+    for (const Sample &s : samples)
+      values.push_back(s.*member);
+    return median(std::move(values));
+  }
+
+  /// Calls @p run once to warm up (its result is dropped), then @p reps times, and
+  /// returns the results of the timed calls. @p run returns a time in milliseconds, or a
+  /// struct of several times.
+  template <typename Run>
+  auto repeat(int reps, Run &&run)
+  {
+    run();
+    std::vector<decltype(run())> samples;
+    samples.reserve(reps);
+    for (int i = 0; i < reps; ++i)
+      samples.push_back(run());
+    return samples;
+  }
+} // namespace lab

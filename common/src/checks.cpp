@@ -1,0 +1,39 @@
+#include <lab/checks.h>
+
+#include <cstdio>
+#include <ostream>
+
+namespace lab
+{
+  bool Checks::at_most(const std::string &what, double value, double tolerance)
+  {
+    // Written so that NaN fails: every comparison with NaN is false.
+    if (value <= tolerance)
+      {
+        ++passed_;
+        return true;
+      }
+    char figures[96];
+    std::snprintf(figures, sizeof figures, "%.3g > tolerance %.3g", value, tolerance);
+    failures_.push_back(what + ": " + figures);
+    return false;
+  }
+
+  void Checks::fail(const std::string &what, const std::string &reason)
+  {
+    failures_.push_back(what + ": " + reason);
+  }
+
+  void Checks::print_summary(std::ostream &out) const
+  {
+    const int total = passed_ + failed();
+    if (failures_.empty())
+      {
+        out << "verification: all " << total << " checks passed\n";
+        return;
+      }
+    out << "verification: " << failed() << " of " << total << " checks FAILED\n";
+    for (const std::string &failure : failures_)
+      out << "  FAIL " << failure << '\n';
+  }
+} // namespace lab

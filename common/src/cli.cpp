@@ -1,0 +1,103 @@
+#include <lab/cli.h>
+
+#include <algorithm>
+#include <iostream>
+
+namespace lab
+{
+  namespace
+  {
+    // CLI11's own PositiveNumber check accepts 2.5 and prints its range as a
+    // 300-digit number. Ours says what is wrong in words.
+    const CLI::Validator positive_integer(
+      [](std::string &text) -> std::string {
+        const bool digits_only =
+          !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+            return c >= '0' && c <= '9';
+          });
+        if (!digits_only || text.size() > 9 || std::stol(text) < 1)
+          return "'" + text + "' is not a positive integer";
+        return {};
+      },
+      "N>0");
+
+    // "usage: step-1 [--sizes N,...] [--precision float|double|both] ..." in one line.
+    std::string usage_line(const CLI::App &app)
+    {
+      std::string line = "usage: " + app.get_name();
+      for (const CLI::Option *option : app.get_options())
+        {
+          // CLI11 appends the checks to the type name ("N:N>0"); the usage line shows
+          // only the type.
+          std::string type = option->get_type_name();
+          type = type.substr(0, type.find(':'));
+          line += " [" + option->get_name() + (type.empty() ? "" : " " + type) + "]";
+        }
+      return line;
+    }
+  } // namespace
+
+  void add_common_options(CLI::App &app, CommonOptions &options)
+  {
+    app.add_option("--sizes", options.sizes, "Matrix sizes, comma-separated")
+      ->delimiter(',')
+      ->check(positive_integer)
+      ->type_name("N,N,...");
+    app.add_option("--max-size", options.max_size, "Run the default sweep up to this size")
+      ->check(positive_integer)
+      ->type_name("N");
+    app.add_option("--precision", options.precision, "Number type")
+      ->check(CLI::IsMember({"float", "double", "both"}))
+      ->type_name("float|double|both")
+      ->capture_default_str();
+    app.add_option("--reps", options.reps, "Timed repetitions per median")
+      ->check(positive_integer)
+      ->type_name("N")
+      ->capture_default_str();
+    app.add_option("--out", options.out, "Folder for the result tables")
+      ->type_name("DIR")
+      ->capture_default_str();
+    app.add_flag("--quick", options.quick, "A short sweep that finishes in seconds");
+    app.add_flag("--cpu-only", options.cpu_only, "Run only the CPU parts");
+  }
+
+  std::optional<int> parse_command_line(CLI::App &app, int argc, char **argv)
+  {
+    try
+      {
+        app.parse(argc, argv);
+        return std::nullopt;
+      }
+    catch (const CLI::CallForHelp &)
+      {
+        std::cout << app.help();
+        return 0;
+      }
+    catch (const CLI::ParseError &error)
+      {
+        // CLI11 names the option in most messages already ("--precision: half not in
+        // {float,double,both}"); what it cannot name (an unexpected argument) it quotes.
+        std::cerr << app.get_name() << ": error: " << error.what() << '\n'
+                  << usage_line(app) << '\n';
+        return 2;
+      }
+  }
+
+  std::vector<int> choose_sizes(const CommonOptions &options,
+                                const std::vector<int> &full_sweep,
+                                const std::vector<int> &quick_sweep)
+  {
+    if (!options.sizes.empty())
+      return options.sizes;
+    std::vector<int> sizes = options.quick ? quick_sweep : full_sweep;
+    if (options.max_size > 0)
+      {
+        sizes.erase(std::remove_if(sizes.begin(), sizes.end(),
+                                   [&](int n) { return n > options.max_size; }),
+                    sizes.end());
+        if (sizes.empty() || sizes.back() != options.max_size)
+          sizes.push_back(options.max_size);
+      }
+    return sizes;
+  }
+} // namespace lab

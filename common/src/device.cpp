@@ -1,0 +1,69 @@
+#include <lab/device.h>
+
+#include <cuda_runtime.h>
+
+#include <cctype>
+#include <cstdio>
+
+namespace lab
+{
+  DeviceInfo query_device()
+  {
+    DeviceInfo info;
+    int count = 0;
+    cudaError_t status = cudaGetDeviceCount(&count);
+    if (status == cudaSuccess && count == 0)
+      {
+        info.why_not = "the driver reports no GPU";
+        return info;
+      }
+    cudaDeviceProp properties{};
+    if (status == cudaSuccess)
+      status = cudaGetDeviceProperties(&properties, 0);
+    // cudaMemGetInfo creates the context: a device that is listed but cannot be used
+    // (busy, in a bad state) fails here rather than at the first real allocation.
+    if (status == cudaSuccess)
+      status = cudaMemGetInfo(&info.free_memory, &info.total_memory);
+    if (status != cudaSuccess)
+      {
+        info.why_not = cudaGetErrorString(status);
+        // Clear the error so that it does not resurface at an unrelated later call.
+        cudaGetLastError();
+        return info;
+      }
+    info.present = true;
+    info.name = properties.name;
+    info.major = properties.major;
+    info.minor = properties.minor;
+    info.multiprocessors = properties.multiProcessorCount;
+    return info;
+  }
+
+  std::string describe(const DeviceInfo &device)
+  {
+    if (!device.present)
+      return "no CUDA device (" + device.why_not + ")";
+    char text[256];
+    std::snprintf(text, sizeof text, "%s, compute capability %d.%d, %d SMs, %.1f GiB",
+                  device.name.c_str(), device.major, device.minor,
+                  device.multiprocessors, device.total_memory / 1073741824.0);
+    return text;
+  }
+
+  std::string folder_name(const DeviceInfo &device)
+  {
+    if (!device.present)
+      return "no-gpu";
+    std::string folder;
+    for (const char c : device.name)
+      {
+        if (std::isalnum(static_cast<unsigned char>(c)))
+          folder += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        else if (!folder.empty() && folder.back() != '-')
+          folder += '-';
+      }
+    while (!folder.empty() && folder.back() == '-')
+      folder.pop_back();
+    return folder;
+  }
+} // namespace lab

@@ -1,0 +1,62 @@
+#include <lab/matrix_io.h>
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+namespace lab
+{
+  template <typename T>
+  Matrix<T> read_matrix(const std::string &path)
+  {
+    std::ifstream in(path);
+    if (!in)
+      throw std::runtime_error("cannot read the matrix file '" + path + "'");
+
+    std::vector<std::vector<double>> rows;
+    std::string line;
+    for (int line_number = 1; std::getline(in, line); ++line_number)
+      {
+        std::istringstream words(line);
+        std::string word;
+        std::vector<double> row;
+        while (words >> word)
+          {
+            if (row.empty() && word[0] == '#')
+              break;
+            std::size_t used = 0;
+            double value = 0;
+            try
+              {
+                value = std::stod(word, &used);
+              }
+            catch (const std::exception &)
+              {
+              }
+            if (used != word.size())
+              throw std::runtime_error(path + ":" + std::to_string(line_number) + ": '" +
+                                       word + "' is not a number");
+            row.push_back(value);
+          }
+        if (row.empty())
+          continue;
+        if (!rows.empty() && row.size() != rows.front().size())
+          throw std::runtime_error(path + ":" + std::to_string(line_number) + ": " +
+                                   std::to_string(row.size()) + " numbers, but the first row has " +
+                                   std::to_string(rows.front().size()));
+        rows.push_back(std::move(row));
+      }
+    if (rows.empty())
+      throw std::runtime_error("the matrix file '" + path + "' holds no numbers");
+
+    Matrix<T> m(static_cast<int>(rows.size()), static_cast<int>(rows.front().size()));
+    for (int i = 0; i < m.rows(); ++i)
+      for (int j = 0; j < m.cols(); ++j)
+        m(i, j) = static_cast<T>(rows[i][j]);
+    return m;
+  }
+
+  template Matrix<float> read_matrix<float>(const std::string &);
+  template Matrix<double> read_matrix<double>(const std::string &);
+} // namespace lab

@@ -1,0 +1,59 @@
+#include <lab/residuals.h>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace lab
+{
+  template <typename T>
+  double cholesky_residual(const Matrix<T> &a, const Matrix<T> &factor)
+  {
+    const int n = a.rows();
+    if (a.cols() != n || factor.rows() != n || factor.cols() != n)
+      throw std::invalid_argument("cholesky_residual: matrices must be n x n");
+
+    // (L Lᵀ)(i, j) for j <= i is the dot product of rows i and j of L over their first
+    // j + 1 entries: two contiguous rows, so the loop runs at the speed of memory.
+    // Each off-diagonal entry stands for two entries of the symmetric matrix. The rows
+    // have different lengths, hence the dynamic schedule.
+    double error = 0, norm = 0;
+#pragma omp parallel for schedule(dynamic, 16) reduction(+ : error, norm)
+    for (int i = 0; i < n; ++i)
+      {
+        const T *row_i = &factor(i, 0);
+        for (int j = 0; j <= i; ++j)
+          {
+            const T *row_j = &factor(j, 0);
+            double product = 0;
+            for (int k = 0; k <= j; ++k)
+              product += double(row_i[k]) * double(row_j[k]);
+            const double target = a(i, j);
+            const double weight = i == j ? 1.0 : 2.0;
+            error += weight * (product - target) * (product - target);
+            norm += weight * target * target;
+          }
+      }
+    return std::sqrt(error) / std::sqrt(norm);
+  }
+
+  template <typename T>
+  double relative_error(const Matrix<T> &result, const Matrix<double> &reference)
+  {
+    if (result.rows() != reference.rows() || result.cols() != reference.cols())
+      throw std::invalid_argument("relative_error: the shapes differ");
+    double error = 0, norm = 0;
+    for (int i = 0; i < result.rows(); ++i)
+      for (int j = 0; j < result.cols(); ++j)
+        {
+          const double d = double(result(i, j)) - reference(i, j);
+          error += d * d;
+          norm += reference(i, j) * reference(i, j);
+        }
+    return std::sqrt(error) / std::sqrt(norm);
+  }
+
+  template double cholesky_residual(const Matrix<float> &, const Matrix<float> &);
+  template double cholesky_residual(const Matrix<double> &, const Matrix<double> &);
+  template double relative_error(const Matrix<float> &, const Matrix<double> &);
+  template double relative_error(const Matrix<double> &, const Matrix<double> &);
+} // namespace lab

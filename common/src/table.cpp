@@ -1,0 +1,70 @@
+#include <lab/table.h>
+
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+namespace lab
+{
+  Table::Table(std::vector<std::string> columns) : columns_(std::move(columns)) {}
+
+  void Table::add_row(const std::vector<double> &values)
+  {
+    if (values.size() != columns_.size())
+      throw std::invalid_argument("Table::add_row: " + std::to_string(values.size()) +
+                                  " values for " + std::to_string(columns_.size()) +
+                                  " columns");
+    rows_.push_back(values);
+  }
+
+  namespace
+  {
+    std::string utc_now()
+    {
+      const std::time_t now = std::time(nullptr);
+      std::tm utc{};
+      gmtime_r(&now, &utc);
+      char text[32];
+      std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &utc);
+      return text;
+    }
+  } // namespace
+
+  void Table::write(const std::string &path, const TableHeader &header) const
+  {
+    const std::filesystem::path file(path);
+    if (file.has_parent_path())
+      std::filesystem::create_directories(file.parent_path());
+    std::ofstream out(file);
+    out << "# program: " << header.program << '\n'
+        << "# revision: " << git_revision() << '\n'
+        << "# gpu: " << header.gpu << '\n'
+        << "# date: " << utc_now() << '\n'
+        << "# precision: " << header.precision << '\n'
+        << "# reps: " << header.reps << " (median)\n";
+    for (const std::string &note : header.notes)
+      out << "# " << note << '\n';
+    out << '#';
+    for (const std::string &column : columns_)
+      out << ' ' << column;
+    out << '\n';
+    // Six significant digits are more than any timing or residual deserves.
+    out.precision(6);
+    for (const auto &row : rows_)
+      {
+        for (std::size_t i = 0; i < row.size(); ++i)
+          {
+            out << (i ? " " : "");
+            if (std::isnan(row[i]))
+              out << "NaN";
+            else
+              out << row[i];
+          }
+        out << '\n';
+      }
+    if (!out)
+      throw std::runtime_error("cannot write the table " + path);
+  }
+} // namespace lab

@@ -1,0 +1,25 @@
+// The main function of every GPU test program. Without a usable CUDA device it exits
+// with 77, which CTest reports as "skipped" (SKIP_RETURN_CODE 77): a machine without
+// a GPU must never count GPU tests as passed.
+#if __has_include(<catch2/catch_session.hpp>)
+#  include <catch2/catch_session.hpp>
+#else
+#  define CATCH_CONFIG_RUNNER
+#  include <catch2/catch.hpp>
+#endif
+
+#include <lab/device.h>
+
+#include <iostream>
+
+int main(int argc, char **argv)
+{
+  const lab::DeviceInfo device = lab::query_device();
+  if (!device.present)
+    {
+      std::cout << "GPU tests skipped: " << lab::describe(device) << '\n';
+      return 77;
+    }
+  std::cout << "GPU: " << lab::describe(device) << '\n';
+  return Catch::Session().run(argc, argv);
+}

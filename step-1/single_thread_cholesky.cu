@@ -1,0 +1,32 @@
+#include "cholesky_loop.h"
+#include "single_thread_cholesky.cuh"
+
+#include <lab/cuda_check.h>
+
+namespace step1
+{
+  // A kernel is a function marked `__global__`: the CPU starts it, the GPU runs it, in
+  // as many threads as the launch asks for. This one does nothing a CPU function
+  // would not do: it calls the host-and-device loop and stores its result. Because it
+  // runs on exactly one thread, there is no parallelism at all yet; we measure what
+  // a single GPU thread costs, compared with a CPU core.
+  template <typename T>
+  __global__ void single_thread_cholesky_kernel(T *a, int n, int ld, int *info)
+  {
+    *info = cholesky_in_place(a, n, ld);
+  }
+
+  // The launch `<<<1, 1>>>` asks for a grid of one block of one thread. Launches are
+  // asynchronous and return no status; a launch that the GPU refuses (a bad
+  // configuration, no device) is reported by the next cudaGetLastError(), which
+  // LAB_CHECK_LAUNCH() turns into an exception naming this file and line.
+  template <typename T>
+  void single_thread_cholesky(T *a, int n, int ld, int *info)
+  {
+    single_thread_cholesky_kernel<<<1, 1>>>(a, n, ld, info);
+    LAB_CHECK_LAUNCH();
+  }
+
+  template void single_thread_cholesky(float *, int, int, int *);
+  template void single_thread_cholesky(double *, int, int, int *);
+} // namespace step1

@@ -1,0 +1,374 @@
+// step-1: the Cholesky factorisation on one CPU core and on one GPU thread.
+//
+// What this program shows: that CUDA C++ is C++ (the same loop runs on both sides),
+// what it takes to run work on the GPU (allocate device memory, copy the matrix there,
+// launch a kernel, copy the result back, check every call), how GPU work is timed
+// (CUDA events, a warm-up, the median of repetitions), and what one GPU thread costs
+// compared with one CPU core: a lot. It does not yet use the GPU's parallelism; that
+// is step-2's subject. It builds on nothing but the course's library (lab::).
+//
+// For every size of the sweep and each precision, the program
+//  - factorises a random symmetric positive definite matrix on the CPU (and with LAPACK
+//    where it is installed) and on a single GPU thread,
+//  - checks each factor by its residual @f$\|LL^T - A\|_F / \|A\|_F@f$,
+//  - prints one line and finally writes the table `step-1/cholesky_<precision>.dat`.
+// With `--matrix FILE` it factorises a matrix of your own instead and, for a matrix
+// that is not positive definite, reports the column where the factorisation stopped.
+
+// @sect3{Include files}
+//
+// The course's library provides the pieces every step needs (matrices, device
+// buffers, checked CUDA calls, timers, tables, the command line); the step's own
+// headers provide the CPU reference and the GPU version.
+#include "cholesky_cpu.h"
+#include "single_thread_cholesky.cuh"
+
+#include <lab/checks.h>
+#include <lab/cli.h>
+#include <lab/cuda_check.h>
+#include <lab/device.h>
+#include <lab/device_buffer.h>
+#include <lab/format.h>
+#include <lab/lapack.h>
+#include <lab/matrix_io.h>
+#include <lab/residuals.h>
+#include <lab/table.h>
+#include <lab/test_matrices.h>
+#include <lab/timer.h>
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+namespace step1
+{
+  // @sect3{What the program was asked to do}
+  //
+  // The common options of every step (lab::CommonOptions: sizes, precision,
+  // repetitions, output folder, quick mode, CPU only) plus step-1's own: a matrix
+  // file. `use_gpu` is decided once, at the start, from the command line and from
+  // whether a device answered.
+  struct Settings
+  {
+    lab::CommonOptions options;
+    std::string matrix_file;
+    lab::DeviceInfo device;
+    bool use_gpu = false;
+  };
+
+  // The default sweep. A single GPU thread is slow, and the work grows as
+  // @f$n^3@f$: the largest default size is chosen so that the whole run takes about a
+  // minute on the course's GPU. `--quick` stops early, for `make run`.
+  const std::vector<int> full_sweep = {16, 32, 64, 128, 256, 512, 1024};
+  const std::vector<int> quick_sweep = {16, 32, 64, 128, 256};
+
+  // The tolerance of the residual check, in units of @f$n\varepsilon@f$. The classical
+  // backward error bound of the Cholesky factorisation is a small multiple of
+  // @f$n\varepsilon\|A\|@f$; in practice the residual stays far below it.
+  constexpr double residual_constant = 4;
+
+  // The condition number of the test matrices: large enough that rounding matters,
+  // small enough that float still gives several correct digits.
+  constexpr double condition_number = 1e3;
+
+  // @sect3{Timing the CPU}
+  //
+  // The factorisation works in place, so every repetition starts from a fresh copy of
+  // A. The copy is made before the clock starts: we time the factorisation only. The
+  // result of the last run is kept for the check. A CPU function returns when its work
+  // is done, so a host clock measures it correctly (unlike a kernel launch, below).
+  template <typename T>
+  double time_cpu(const lab::Matrix<T> &a, lab::Matrix<T> &factor, int reps, int &info)
+  {
+    const auto samples = lab::repeat(reps, [&] {
+      factor = a;
+      lab::HostTimer timer;
+      info = cholesky_cpu(factor);
+      return timer.milliseconds();
+    });
+    return lab::median(samples);
+  }
+
+  // LAPACK's `potrf` on the same matrix, for scale: a careful blocked algorithm on all
+  // cores. Without LAPACK the time is NaN and the table shows it as missing.
+  template <typename T>
+  double time_lapack(const lab::Matrix<T> &a, int reps)
+  {
+    if (!lab::have_lapack())
+      return std::nan("");
+    lab::Matrix<T> factor;
+    const auto samples = lab::repeat(reps, [&] {
+      factor = a;
+      lab::HostTimer timer;
+      lab::lapack_cholesky(factor);
+      return timer.milliseconds();
+    });
+    return lab::median(samples);
+  }
+
+  // @sect3{Timing the GPU}
+  //
+  // One run on the GPU has three parts: copy A to the device, factorise, copy L back.
+  // The 2011 course reported two times, "pure GPU" (the kernel alone) and "incl. data
+  // transfer"; we measure both in the same run with four CUDA events. An event is a
+  // marker that the GPU time-stamps when its work queue reaches it, so the time
+  // between two events is GPU time, not the CPU's time to launch the work.
+  struct GpuTimes
+  {
+    double kernel_ms;
+    double total_ms;
+  };
+
+  // Device memory is allocated once, before the timed runs, and freed when the
+  // buffers go out of scope (lab::DeviceBuffer is RAII). The info flag is poisoned
+  // (set to -1) before every run, so a kernel that forgot to write it cannot pass as
+  // successful.
+  template <typename T>
+  GpuTimes time_gpu(const lab::Matrix<T> &a, lab::Matrix<T> &factor, int reps, int &info)
+  {
+    lab::DeviceBuffer<T> a_device(a.size());
+    lab::DeviceBuffer<int> info_device(1);
+    lab::CudaEvent copied_in_start, kernel_start, kernel_stop, copied_out_stop;
+    factor = lab::Matrix<T>(a.rows(), a.cols(), a.ld());
+
+    const auto samples = lab::repeat(reps, [&] {
+      info_device.poison();
+      copied_in_start.record();
+      a_device.upload(a);
+      kernel_start.record();
+      single_thread_cholesky(a_device.data(), a.rows(), a.ld(), info_device.data());
+      kernel_stop.record();
+      a_device.download(factor);
+      copied_out_stop.record();
+      // milliseconds_between() waits for the later event, so both times are final.
+      return GpuTimes{lab::milliseconds_between(kernel_start, kernel_stop),
+                      lab::milliseconds_between(copied_in_start, copied_out_stop)};
+    });
+    info_device.copy_to_host(&info, 1);
+    return {lab::median(samples, &GpuTimes::kernel_ms),
+            lab::median(samples, &GpuTimes::total_ms)};
+  }
+
+  // @sect3{One size: factorise, check, report}
+  //
+  // The console line and the table row of one size. Every factor is checked against
+  // the original matrix with the residual computed in double (lab::cholesky_residual).
+  // A failed check prints FAIL on the line and is listed again in the summary.
+  template <typename T>
+  std::vector<double> run_size(const Settings &settings, int n, lab::Checks &checks)
+  {
+    const int reps = settings.options.reps;
+    const lab::Matrix<T> a = lab::random_spd<T>(n, condition_number, 1000 + n);
+    const double tolerance = lab::tolerance<T>(residual_constant, n);
+    const std::string name = std::string(sizeof(T) == 4 ? "float" : "double") +
+                             " n=" + std::to_string(n);
+
+    lab::Matrix<T> factor;
+    int info_cpu = 0;
+    const double cpu_ms = time_cpu(a, factor, reps, info_cpu);
+    const double residual_cpu = lab::cholesky_residual(a, factor);
+    bool ok = checks.at_most(name + " CPU residual", residual_cpu, tolerance);
+    const double lapack_ms = time_lapack(a, reps);
+
+    GpuTimes gpu{std::nan(""), std::nan("")};
+    double residual_gpu = std::nan("");
+    if (settings.use_gpu)
+      {
+        int info_gpu = -1;
+        gpu = time_gpu(a, factor, reps, info_gpu);
+        residual_gpu = lab::cholesky_residual(a, factor);
+        ok = checks.at_most(name + " GPU residual", residual_gpu, tolerance) && ok;
+        if (info_gpu != info_cpu)
+          {
+            checks.fail(name + " GPU info", "the GPU reported info " +
+                                               std::to_string(info_gpu) + ", the CPU " +
+                                               std::to_string(info_cpu));
+            ok = false;
+          }
+      }
+
+    std::printf("%7d %10s %10s %12s %12s %9s %12s %12s   %s\n", n,
+                lab::format_milliseconds(cpu_ms).c_str(),
+                lab::format_milliseconds(lapack_ms).c_str(),
+                lab::format_milliseconds(gpu.kernel_ms).c_str(),
+                lab::format_milliseconds(gpu.total_ms).c_str(),
+                lab::format_or_dash(gpu.kernel_ms / cpu_ms, "%.1f").c_str(),
+                lab::format_or_dash(residual_cpu, "%.2e").c_str(),
+                lab::format_or_dash(residual_gpu, "%.2e").c_str(), ok ? "PASS" : "FAIL");
+    std::fflush(stdout);
+    return {double(n), cpu_ms,       lapack_ms,    gpu.kernel_ms,
+            gpu.total_ms, residual_cpu, residual_gpu, tolerance};
+  }
+
+  // @sect3{The sweep for one precision}
+  //
+  // Runs every size, prints one line per size as it finishes (a long sweep shows its
+  // progress), and writes the table. The work grows as @f$n^3@f$, so the time of the
+  // previous size predicts the next one; a size expected to take long says so before
+  // it starts.
+  template <typename T>
+  void run_sweep(const Settings &settings, const std::vector<int> &sizes,
+                 lab::Checks &checks)
+  {
+    const char *precision = sizeof(T) == 4 ? "float" : "double";
+    std::printf("\n%s (machine epsilon %.1e; times in ms, median of %d)\n", precision,
+                std::numeric_limits<T>::epsilon(), settings.options.reps);
+    std::printf("%7s %10s %10s %12s %12s %9s %12s %12s   %s\n", "n", "CPU", "LAPACK",
+                "GPU kernel", "GPU +copies", "GPU/CPU", "residual CPU", "residual GPU",
+                "check");
+
+    lab::Table table({"n", "cpu_ms", "lapack_ms", "gpu_kernel_ms", "gpu_total_ms",
+                      "residual_cpu", "residual_gpu", "tolerance"});
+    double previous_seconds = 0;
+    int previous_n = 0;
+    for (const int n : sizes)
+      {
+        const double expected =
+          previous_n ? previous_seconds * std::pow(double(n) / previous_n, 3) : 0;
+        if (expected > 10)
+          std::printf("        (n = %d is expected to take about %.0f s)\n", n, expected);
+        lab::HostTimer timer;
+        table.add_row(run_size<T>(settings, n, checks));
+        previous_seconds = timer.milliseconds() / 1000;
+        previous_n = n;
+      }
+
+    lab::TableHeader header;
+    header.program = "step-1 (Cholesky: one CPU core, LAPACK, one GPU thread)";
+    header.gpu = settings.use_gpu ? lab::describe(settings.device) : "none (GPU part skipped)";
+    header.precision = precision;
+    header.reps = settings.options.reps;
+    header.notes = {"times in milliseconds; gpu_total_ms includes both copies (pageable "
+                    "host memory); lapack_ms is potrf on all cores (NaN without LAPACK)",
+                    "residual = ||L L^T - A||_F / ||A||_F in double; tolerance = 4 n eps"};
+    const std::string path =
+      settings.options.out + "/step-1/cholesky_" + precision + ".dat";
+    table.write(path, header);
+    std::printf("table written: %s\n", path.c_str());
+  }
+
+  // @sect3{Your own matrix}
+  //
+  // With `--matrix FILE` the program factorises the matrix in the file (see
+  // lab/matrix_io.h for the format) on the CPU and, where there is one, on the GPU.
+  // Cholesky is defined for symmetric matrices only, so an unsymmetric one is refused
+  // before any work. A matrix that is not positive definite is reported with the
+  // column at which both factorisations stopped, never with a factor full of NaN.
+  template <typename T>
+  void factorise_file(const Settings &settings, lab::Checks &checks)
+  {
+    const lab::Matrix<T> a = lab::read_matrix<T>(settings.matrix_file);
+    const int n = a.rows();
+    if (a.cols() != n)
+      throw std::runtime_error(settings.matrix_file + ": the matrix is " +
+                               std::to_string(n) + " x " + std::to_string(a.cols()) +
+                               ", Cholesky needs a square one");
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < i; ++j)
+        if (a(i, j) != a(j, i))
+          throw std::runtime_error(settings.matrix_file + ": the matrix is not symmetric (entry (" +
+                                   std::to_string(i) + "," + std::to_string(j) + ") differs from (" +
+                                   std::to_string(j) + "," + std::to_string(i) + "))");
+
+    const auto report = [&](const char *where, int info, const lab::Matrix<T> &factor) {
+      const std::string name =
+        std::string(where) + (sizeof(T) == 4 ? " float" : " double");
+      if (info != 0)
+        {
+          std::printf("%s: not positive definite: the factorisation stopped at column %d "
+                      "(LAPACK info = %d)\n",
+                      where, info - 1, info);
+          checks.fail(name, "not positive definite (column " + std::to_string(info - 1) + ")");
+          return;
+        }
+      const double residual = lab::cholesky_residual(a, factor);
+      const bool ok = checks.at_most(name + " residual", residual,
+                                     lab::tolerance<T>(residual_constant, n));
+      std::printf("%s: residual %.2e   %s\n", where, residual, ok ? "PASS" : "FAIL");
+    };
+
+    std::printf("\nmatrix %s: %d x %d, %s\n", settings.matrix_file.c_str(), n, n,
+                sizeof(T) == 4 ? "float" : "double");
+    lab::Matrix<T> factor = a;
+    report("CPU", cholesky_cpu(factor), factor);
+    if (settings.use_gpu)
+      {
+        int info = -1;
+        time_gpu(a, factor, 1, info);
+        report("GPU", info, factor);
+      }
+  }
+} // namespace step1
+
+// @sect3{The main function}
+//
+// Parse the command line, say what will run on which device, run each precision, then
+// print the verification summary. Errors from CUDA or from the input arrive as
+// exceptions: main prints them in one line and returns 1. A bad command line returns
+// 2 (lab::parse_command_line). Without a GPU the CPU part runs and the GPU part is
+// skipped with one line saying so; that is not an error.
+int main(int argc, char **argv)
+{
+  using namespace step1;
+  Settings settings;
+  CLI::App app{"step-1: the Cholesky factorisation on one CPU core and on one GPU thread",
+               "step-1"};
+  lab::add_common_options(app, settings.options);
+  app.add_option("--matrix", settings.matrix_file,
+                 "Factorise the matrix in this text file (one row per line) instead of "
+                 "the sweep")
+    ->type_name("FILE")
+    ->excludes(app.get_option("--sizes"))
+    ->excludes(app.get_option("--max-size"));
+  if (const auto exit_code = lab::parse_command_line(app, argc, argv))
+    return *exit_code;
+
+  try
+    {
+      if (!settings.options.cpu_only)
+        settings.device = lab::query_device();
+      settings.use_gpu = settings.device.present;
+
+      std::printf("step-1: Cholesky factorisation, one CPU core against one GPU thread\n");
+      if (settings.use_gpu)
+        std::printf("GPU: %s\n", lab::describe(settings.device).c_str());
+      else if (settings.options.cpu_only)
+        std::printf("GPU: not used (--cpu-only): the GPU part is skipped\n");
+      else
+        std::printf("GPU: %s: the GPU part is skipped\n",
+                    lab::describe(settings.device).c_str());
+      std::printf("LAPACK: %s\n", lab::have_lapack() ? "potrf on all cores, for scale"
+                                                     : "not installed (column left empty)");
+
+      lab::Checks checks;
+      if (!settings.matrix_file.empty())
+        {
+          if (settings.options.wants_float())
+            factorise_file<float>(settings, checks);
+          if (settings.options.wants_double())
+            factorise_file<double>(settings, checks);
+        }
+      else
+        {
+          const std::vector<int> sizes =
+            lab::choose_sizes(settings.options, full_sweep, quick_sweep);
+          std::printf("sizes: %s; check: ||L L^T - A||_F / ||A||_F <= %g n eps\n",
+                      lab::join(sizes).c_str(), residual_constant);
+          if (settings.options.wants_float())
+            run_sweep<float>(settings, sizes, checks);
+          if (settings.options.wants_double())
+            run_sweep<double>(settings, sizes, checks);
+        }
+
+      std::printf("\n");
+      checks.print_summary(std::cout);
+      return checks.exit_code();
+    }
+  catch (const std::exception &error)
+    {
+      std::fflush(stdout);
+      std::cerr << "step-1: error: " << error.what() << '\n';
+      return 1;
+    }
+}

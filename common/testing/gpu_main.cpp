@@ -1,7 +1,7 @@
 // The main function of every GPU test program. Without a usable CUDA device it exits
 // with 77, which CTest reports as "skipped" (SKIP_RETURN_CODE 77): a machine without
 // a GPU must never count GPU tests as passed.
-#if __has_include(<catch2/catch_session.hpp>)
+#if LAB_CATCH2_MAJOR >= 3
 #  include <catch2/catch_session.hpp>
 #else
 #  define CATCH_CONFIG_RUNNER

@@ -1,0 +1,39 @@
+// A fixture for the test of lab_literate: a tiny program that uses every part of
+// the literate convention once.
+//
+// A second paragraph, with a formula: \f$s = \sum_i x_i\f$.
+
+// @cond SKIP
+#include <cstdio>
+// @endcond
+
+// @sect3{Summing a vector}
+
+// The sum of the first n entries.
+/// @param x the entries
+/// @param n how many
+/// @param s where the sum goes
+void sum(const double *x, int n, double *s)
+{
+  double t = 0; // the running sum
+
+  for (int i = 0; i < n; ++i)
+    t += x[i];
+  /* a C comment ends with */
+  *s = t;
+}
+
+// @sect3{Summing a vector}
+
+// The same title again needs a label of its own.
+
+int main()
+{
+  const double x[] = {1, 2, 3};
+  double       s;
+  sum(x, 3, &s);
+  // A comment inside a function is prose too, and splits the code.
+  const char *ends = "*/ and /*";
+  std::printf("%g %s\n", s,
+              ends);
+}

@@ -1,0 +1,93 @@
+# The course's front door: a thin layer over CMake, CTest and gnuplot.
+#
+#   make run     install what is missing, build, run every step in quick mode, plot
+#   make test    install what is missing, build, build the docs, run all tests
+#   make help    everything else
+#
+# Variables: BUILD=build (the build folder), CUDA_ARCH=90 (GPU architecture; default:
+# the GPU found when configuring, else 90), STEP=1 (make run/bench only that step),
+# RESULTS=results/local (the folder make run/bench write to and make plots reads).
+
+BUILD     ?= build
+RESULTS   ?= results/local
+STEPS     := $(sort $(wildcard step-[0-9]*))
+ifdef STEP
+STEPS     := step-$(STEP)
+endif
+
+# Configure options: the GPU architecture when given; nvcc from the default CUDA
+# location when it is not on the PATH; Catch2/CLI11 from .deps when present.
+CMAKE_ARGS := -G Ninja
+ifdef CUDA_ARCH
+CMAKE_ARGS += -DCMAKE_CUDA_ARCHITECTURES=$(CUDA_ARCH)
+endif
+ifeq ($(shell command -v nvcc),)
+ifneq ($(wildcard /usr/local/cuda/bin/nvcc),)
+CMAKE_ARGS += -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc
+endif
+endif
+ifneq ($(wildcard .deps/usr),)
+CMAKE_ARGS += -DCMAKE_PREFIX_PATH=$(CURDIR)/.deps/usr
+endif
+
+.PHONY: all build deps configure run test bench plots docs clean help
+
+all: build
+
+deps:
+	@tools/install-deps
+
+# Configure once; CMake reconfigures itself when a CMakeLists changes. An explicit
+# CUDA_ARCH is passed every time, so that `make CUDA_ARCH=80` takes effect.
+configure:
+	@if [ ! -f $(BUILD)/CMakeCache.txt ] || [ -n "$(CUDA_ARCH)" ]; then \
+	  cmake -S . -B $(BUILD) $(CMAKE_ARGS); fi
+
+build: configure
+	cmake --build $(BUILD)
+
+run: deps build
+	@set -e; for step in $(STEPS); do \
+	  echo; echo "==== $$step --quick"; \
+	  $(BUILD)/$$step/$$step --quick --out $(RESULTS); \
+	done
+	@$(MAKE) --no-print-directory plots RESULTS=$(RESULTS)
+
+test: deps build docs
+	cd $(BUILD) && ctest --output-on-failure
+
+bench: build
+	@set -e; for step in $(STEPS); do \
+	  echo; echo "==== $$step (full sweep)"; \
+	  $(BUILD)/$$step/$$step --out $(RESULTS); \
+	done
+	@$(MAKE) --no-print-directory plots RESULTS=$(RESULTS)
+
+# Every step's plot.gp over every results folder that has that step's tables.
+plots:
+	@for step in $(STEPS); do \
+	  for dir in $(RESULTS)/$$step; do \
+	    if ls $$dir/*.dat >/dev/null 2>&1; then \
+	      gnuplot -e "dir='$$dir'" $$step/plot.gp && echo "plots: $$dir/$${step}_*.png, .svg"; \
+	    fi; \
+	  done; \
+	done
+
+docs: configure
+	cmake --build $(BUILD) --target docs
+	@echo "docs: $(BUILD)/docs/html/index.html"
+
+clean:
+	rm -rf $(BUILD)
+
+help:
+	@echo "make            build everything (folder $(BUILD))"
+	@echo "make run        install missing packages, build, run every step in quick mode, plot"
+	@echo "make test       install missing packages, build, build the docs, run all tests"
+	@echo "make bench      every step's full sweep into $(RESULTS), then the plots"
+	@echo "make plots      draw the plots of $(RESULTS) (PNG and SVG next to the tables)"
+	@echo "make docs       the Doxygen site: $(BUILD)/docs/html/index.html"
+	@echo "make clean      remove the build folder"
+	@echo "variables       STEP=1 (one step)  CUDA_ARCH=80 (GPU architecture)"
+	@echo "                RESULTS=results/<gpu> (plot the committed reference results)"
+	@echo "                BUILD=build-debug (another build folder)"

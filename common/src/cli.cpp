@@ -95,6 +95,9 @@ namespace lab
         sizes.erase(std::remove_if(sizes.begin(), sizes.end(),
                                    [&](int n) { return n > options.max_size; }),
                     sizes.end());
+        // A cut above the sweep's end extends it: the sweep goes on doubling up to N.
+        while (!sizes.empty() && 2L * sizes.back() < options.max_size)
+          sizes.push_back(2 * sizes.back());
         if (sizes.empty() || sizes.back() != options.max_size)
           sizes.push_back(options.max_size);
       }

@@ -12,7 +12,9 @@ namespace lab
     const char *units[] = {"KiB", "MiB", "GiB", "TiB"};
     double value = bytes / 1024.0;
     int unit = 0;
-    while (value >= 1024.0 && unit < 3)
+    // Choose the unit on the value as printed (one decimal), so that 1048575 bytes read
+    // "1.0 MiB" rather than "1024.0 KiB".
+    while (std::round(value * 10) / 10 >= 1024.0 && unit < 3)
       {
         value /= 1024.0;
         ++unit;

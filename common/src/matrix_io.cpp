@@ -1,5 +1,7 @@
 #include <lab/matrix_io.h>
 
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -25,18 +27,17 @@ namespace lab
           {
             if (row.empty() && word[0] == '#')
               break;
-            std::size_t used = 0;
-            double value = 0;
-            try
-              {
-                value = std::stod(word, &used);
-              }
-            catch (const std::exception &)
-              {
-              }
-            if (used != word.size())
-              throw std::runtime_error(path + ":" + std::to_string(line_number) + ": '" +
-                                       word + "' is not a number");
+            const std::string where = path + ":" + std::to_string(line_number) + ": '" + word;
+            // strtod reads the longest number at the start of the word; anything left
+            // over means the word was not a number. It accepts values too small for a
+            // normal double (they become denormal or zero) and returns infinity for
+            // values too large, which we refuse.
+            char *end = nullptr;
+            const double value = std::strtod(word.c_str(), &end);
+            if (end != word.c_str() + word.size())
+              throw std::runtime_error(where + "' is not a number");
+            if (std::isinf(value) || std::isnan(value))
+              throw std::runtime_error(where + "' is not a finite number");
             row.push_back(value);
           }
         if (row.empty())

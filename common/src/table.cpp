@@ -57,8 +57,11 @@ namespace lab
         for (std::size_t i = 0; i < row.size(); ++i)
           {
             out << (i ? " " : "");
+            // Sizes and counts are written in full (1048576, not 1.04858e+06).
             if (std::isnan(row[i]))
               out << "NaN";
+            else if (row[i] == std::floor(row[i]) && std::abs(row[i]) < 1e15)
+              out << static_cast<long long>(row[i]);
             else
               out << row[i];
           }

@@ -22,7 +22,8 @@ namespace lab
 
   double median(std::vector<double> samples)
   {
-    if (samples.empty())
+    if (samples.empty() ||
+        std::any_of(samples.begin(), samples.end(), [](double x) { return std::isnan(x); }))
       return std::nan("");
     const std::size_t middle = samples.size() / 2;
     std::nth_element(samples.begin(), samples.begin() + middle, samples.end());

@@ -4,7 +4,7 @@
 ///
 /// @code
 ///   --sizes 256,512,1024    the matrix sizes to run (default: the step's sweep)
-///   --max-size N            the step's sweep, cut at N
+///   --max-size N            the step's sweep, cut (or extended) to end at N
 ///   --precision P           float, double or both
 ///   --reps N                timed repetitions behind each median (default 5)
 ///   --out DIR               where tables go (default results/local)
@@ -56,8 +56,9 @@ namespace lab
   std::optional<int> parse_command_line(CLI::App &app, int argc, char **argv);
 
   /// The sizes to run: --sizes when given; otherwise @p quick_sweep under --quick and
-  /// @p full_sweep without; then, with --max-size N, only the sizes up to N (and N
-  /// itself when the sweep skips it).
+  /// @p full_sweep without; then, with --max-size N, only the sizes up to N, and N
+  /// itself. A cut above the sweep's end extends it by doubling: a sweep ending at
+  /// 1024 with --max-size 5000 goes on with 2048, 4096, 5000.
   std::vector<int> choose_sizes(const CommonOptions &options,
                                 const std::vector<int> &full_sweep,
                                 const std::vector<int> &quick_sweep);

@@ -10,7 +10,9 @@
 #include <lab/matrix.h>
 
 #include <cstddef>
+#include <limits>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace lab
@@ -30,7 +32,7 @@ namespace lab
   public:
     /// Allocates @p count elements (uninitialised).
     explicit DeviceBuffer(std::size_t count)
-      : data_(static_cast<T *>(device_allocate(count * sizeof(T)))), count_(count)
+      : data_(static_cast<T *>(device_allocate(bytes_for(count)))), count_(count)
     {}
 
     /// Allocates room for @p m and copies it to the device.
@@ -44,11 +46,16 @@ namespace lab
     DeviceBuffer(DeviceBuffer &&other) noexcept
       : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0))
     {}
-    /// Moving hands the memory over; the moved-from buffer is empty.
+    /// Moving hands the memory over (freeing what this buffer held); the moved-from
+    /// buffer is empty.
     DeviceBuffer &operator=(DeviceBuffer &&other) noexcept
     {
-      std::swap(data_, other.data_);
-      std::swap(count_, other.count_);
+      if (this != &other)
+        {
+          device_free(data_);
+          data_ = std::exchange(other.data_, nullptr);
+          count_ = std::exchange(other.count_, 0);
+        }
       return *this;
     }
 
@@ -87,6 +94,16 @@ namespace lab
     void poison() { LAB_CHECK(cudaMemset(data_, 0xFF, bytes())); }
 
   private:
+    // count * sizeof(T), refusing a count whose byte size would wrap around (and so
+    // allocate a few bytes for what the buffer believes is a huge array).
+    static std::size_t bytes_for(std::size_t count)
+    {
+      if (count > std::numeric_limits<std::size_t>::max() / sizeof(T))
+        throw std::length_error("lab::DeviceBuffer: " + std::to_string(count) +
+                                " elements do not fit in the address space");
+      return count * sizeof(T);
+    }
+
     void require(std::size_t n) const
     {
       if (n > count_)

@@ -15,6 +15,7 @@
 #include <cuda_runtime.h>
 
 #include <chrono>
+#include <utility>
 #include <vector>
 
 namespace lab
@@ -75,7 +76,7 @@ namespace lab
   };
 
   /// The median of @p samples (the mean of the middle two for an even count; NaN when
-  /// empty).
+  /// empty or when any sample is NaN, which has no place in an ordering).
   double median(std::vector<double> samples);
 
   /// The median of one member of each sample, e.g.

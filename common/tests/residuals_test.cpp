@@ -1,0 +1,189 @@
+// Tests of lab/residuals.h: relative residuals in double and the tolerances.
+#include <lab/residuals.h>
+#include <lab/test_matrices.h>
+#include <lab_catch.h>
+
+#include "test_support.h"
+
+#include <cfloat>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+using lab_test::close;
+
+namespace
+{
+  const double not_a_number = std::numeric_limits<double>::quiet_NaN();
+
+  // A = [[4, 2], [2, 5]] = L Lᵀ with L = [[2, 0], [1, 2]]; ‖A‖_F = 7.
+  lab::Matrix<double> two_by_two(double a00, double a10, double a11)
+  {
+    lab::Matrix<double> m(2, 2);
+    m(0, 0) = a00;
+    m(1, 0) = a10;
+    m(0, 1) = a10;
+    m(1, 1) = a11;
+    return m;
+  }
+  lab::Matrix<double> factor(double l00, double l10, double l11)
+  {
+    lab::Matrix<double> l(2, 2);
+    l(0, 0) = l00;
+    l(1, 0) = l10;
+    l(1, 1) = l11;
+    return l;
+  }
+} // namespace
+
+TEST_CASE("residuals: tolerance is constant * n * epsilon")
+{
+  CHECK(lab::tolerance<float>(8, 100) == 8 * 100 * double(FLT_EPSILON));
+  CHECK(lab::tolerance<double>(8, 100) == 8 * 100 * DBL_EPSILON);
+  CHECK(lab::tolerance<double>(1, 1) == DBL_EPSILON);
+  CHECK(lab::tolerance<float>(2, 1024) == 2048 * std::ldexp(1.0, -23));
+}
+
+TEST_CASE("residuals: cholesky_residual is 0 for the exact factor")
+{
+  // The 2011 course matrix is made of integers: L Lᵀ is exact in double.
+  const int n = GENERATE(1, 2, 10);
+  INFO("n " << n);
+  CHECK(lab::cholesky_residual(lab::course_2011_spd<double>(n),
+                               lab::course_2011_factor<double>(n)) == 0.0);
+  CHECK(lab::cholesky_residual(lab::course_2011_spd<float>(n),
+                               lab::course_2011_factor<float>(n)) == 0.0);
+}
+
+TEST_CASE("residuals: cholesky_residual of a perturbed 2 x 2 factor")
+{
+  const lab::Matrix<double> a = two_by_two(4, 2, 5);
+  REQUIRE(lab::cholesky_residual(a, factor(2, 1, 2)) == 0.0);
+  SECTION("diagonal entry")
+  {
+    // L(1,1) = 2.5: (L Lᵀ)(1,1) = 1 + 6.25, off by 2.25; nothing else changes.
+    CHECK(lab::cholesky_residual(a, factor(2, 1, 2.5)) == 2.25 / 7.0);
+  }
+  SECTION("off-diagonal entry")
+  {
+    // L(1,0) = 1.5: (L Lᵀ)(1,0) = (L Lᵀ)(0,1) = 3 (off by 1, twice),
+    // (L Lᵀ)(1,1) = 2.25 + 4 (off by 1.25).
+    const double expected = std::sqrt(1 + 1 + 1.25 * 1.25) / 7.0;
+    CAPTURE(expected);
+    CHECK(close(lab::cholesky_residual(a, factor(2, 1.5, 2)), expected, 1e-15));
+  }
+  SECTION("float")
+  {
+    const double r = lab::cholesky_residual(lab::convert<float>(a),
+                                            lab::convert<float>(factor(2, 1, 2.5)));
+    CHECK(r == 2.25 / 7.0);
+  }
+}
+
+TEST_CASE("residuals: cholesky_residual reads only the lower triangles")
+{
+  const int n = 10;
+  const lab::Matrix<double> a = lab::course_2011_spd<double>(n);
+  // The factor in a padded matrix, with garbage above the diagonal and in the padding.
+  lab::Matrix<double> l(n, n, n + 3);
+  const lab::Matrix<double> exact = lab::course_2011_factor<double>(n);
+  for (int r = 0; r < n; ++r)
+    for (int c = 0; c < n + 3; ++c)
+      l.data()[r * l.ld() + c] = c <= r ? exact(r, c) : (c % 2 ? not_a_number : 1e30 * (c + 1));
+  CHECK(lab::cholesky_residual(a, l) == 0.0);
+
+  // Garbage in the upper triangle of A is ignored too.
+  lab::Matrix<double> a_lower = a;
+  for (int r = 0; r < n; ++r)
+    for (int c = r + 1; c < n; ++c)
+      a_lower(r, c) = -12345.0;
+  CHECK(lab::cholesky_residual(a_lower, l) == 0.0);
+}
+
+TEST_CASE("residuals: NaN in the factor gives NaN, which fails every check")
+{
+  const int n = 10;
+  const lab::Matrix<double> a = lab::course_2011_spd<double>(n);
+  const int row = GENERATE(0, 5, 9);
+  const int col = GENERATE(0, 3, 9);
+  if (col > row)
+    return; // above the diagonal: ignored (tested above)
+  INFO("NaN at (" << row << ", " << col << ")");
+  lab::Matrix<double> l = lab::course_2011_factor<double>(n);
+  l(row, col) = not_a_number;
+  const double r = lab::cholesky_residual(a, l);
+  CHECK(std::isnan(r));
+  const double tol = lab::tolerance<double>(8, n);
+  CHECK_FALSE(r <= tol);
+
+  lab::Matrix<float> lf = lab::course_2011_factor<float>(n);
+  lf(row, col) = std::numeric_limits<float>::quiet_NaN();
+  CHECK(std::isnan(lab::cholesky_residual(lab::course_2011_spd<float>(n), lf)));
+}
+
+TEST_CASE("residuals: cholesky_residual refuses matrices of different shapes")
+{
+  CHECK_THROWS_AS(lab::cholesky_residual(lab::Matrix<double>(3, 3), lab::Matrix<double>(2, 2)),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(lab::cholesky_residual(lab::Matrix<float>(3, 2), lab::Matrix<float>(3, 2)),
+                  std::invalid_argument);
+}
+
+TEST_CASE("residuals: relative_error")
+{
+  lab::Matrix<double> reference(2, 2);
+  reference(0, 0) = 3;
+  reference(1, 1) = 4; // ‖R‖_F = 5
+  SECTION("equal: 0")
+  {
+    CHECK(lab::relative_error(reference, reference) == 0.0);
+    CHECK(lab::relative_error(lab::convert<float>(reference), reference) == 0.0);
+  }
+  SECTION("known values")
+  {
+    lab::Matrix<double> x = reference;
+    x(0, 1) = 1; // ‖X − R‖_F = 1
+    CHECK(lab::relative_error(x, reference) == 0.2);
+    lab::Matrix<float> xf = lab::convert<float>(reference);
+    xf(1, 1) = 4.5f;
+    xf(1, 0) = -0.5f; // ‖X − R‖_F = √0.5
+    CHECK(close(lab::relative_error(xf, reference), std::sqrt(0.5) / 5, 1e-15));
+  }
+  SECTION("the float result is compared in double")
+  {
+    lab::Matrix<double> r(1, 1);
+    r(0, 0) = 0.1;
+    lab::Matrix<float> x(1, 1);
+    x(0, 0) = 0.1f;
+    const double expected = std::abs(double(0.1f) - 0.1) / 0.1;
+    CHECK(expected > 0);
+    CHECK(close(lab::relative_error(x, r), expected, 1e-12));
+  }
+  SECTION("padding is ignored")
+  {
+    lab::Matrix<double> x(2, 2, 4);
+    x(0, 0) = 3;
+    x(1, 1) = 4;
+    x.data()[2] = 99;
+    x.data()[7] = not_a_number;
+    CHECK(lab::relative_error(x, reference) == 0.0);
+  }
+  SECTION("NaN propagates")
+  {
+    lab::Matrix<double> x = reference;
+    x(1, 0) = not_a_number;
+    const double e = lab::relative_error(x, reference);
+    CHECK(std::isnan(e));
+    CHECK_FALSE(e <= 1.0);
+    lab::Matrix<float> xf = lab::convert<float>(reference);
+    xf(0, 0) = std::numeric_limits<float>::quiet_NaN();
+    CHECK(std::isnan(lab::relative_error(xf, reference)));
+  }
+  SECTION("different shapes throw")
+  {
+    CHECK_THROWS_AS(lab::relative_error(lab::Matrix<double>(2, 3), reference),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(lab::relative_error(lab::Matrix<float>(3, 2), reference),
+                    std::invalid_argument);
+  }
+}

@@ -1,0 +1,127 @@
+#pragma once
+// Small helpers shared by the tests of lab_common: substring checks that read the same
+// with Catch2 2 and 3, capturing an exception's message, temporary folders that clean
+// up after themselves, and a relative comparison of doubles.
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+namespace lab_test
+{
+  /// True when @p needle occurs in @p haystack.
+  inline bool contains(const std::string &haystack, const std::string &needle)
+  {
+    return haystack.find(needle) != std::string::npos;
+  }
+
+  /// True when @p text begins with @p prefix.
+  inline bool starts_with(const std::string &text, const std::string &prefix)
+  {
+    return text.compare(0, prefix.size(), prefix) == 0;
+  }
+
+  /// |a - b| <= relative * max(|a|, |b|); false when either is NaN.
+  inline bool close(double a, double b, double relative)
+  {
+    return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));
+  }
+
+  /// Runs @p f and returns what() of the exception of type E it throws, or
+  /// "<no exception>". Exceptions of other types propagate (and fail the test).
+  template <typename E, typename F>
+  std::string message_of(F &&f)
+  {
+    try
+      {
+        f();
+      }
+    catch (const E &e)
+      {
+        return e.what();
+      }
+    return "<no exception>";
+  }
+
+  /// Splits @p text into lines (without the '\n'); a last line without '\n' counts.
+  inline std::vector<std::string> lines_of(const std::string &text)
+  {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line))
+      lines.push_back(line);
+    return lines;
+  }
+
+  /// The whole content of a file.
+  inline std::string read_text(const std::filesystem::path &path)
+  {
+    std::ifstream in(path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+
+  /// Writes @p text to @p path.
+  inline void write_text(const std::filesystem::path &path, const std::string &text)
+  {
+    std::ofstream out(path);
+    out << text;
+  }
+
+  /// A fresh folder under the system's temporary folder, removed with everything in
+  /// it when the object goes out of scope.
+  class TempDir
+  {
+  public:
+    TempDir()
+    {
+      static int counter = 0;
+      path_ = std::filesystem::temp_directory_path() /
+              ("lab-common-tests-" + std::to_string(::getpid()) + "-" +
+               std::to_string(counter++));
+      std::filesystem::remove_all(path_);
+      std::filesystem::create_directories(path_);
+    }
+    ~TempDir()
+    {
+      std::error_code ignored;
+      std::filesystem::remove_all(path_, ignored);
+    }
+    TempDir(const TempDir &) = delete;
+    TempDir &operator=(const TempDir &) = delete;
+
+    const std::filesystem::path &path() const { return path_; }
+    std::filesystem::path operator/(const std::string &name) const { return path_ / name; }
+
+  private:
+    std::filesystem::path path_;
+  };
+
+  /// Sends what is written to @p stream into a string while the object lives.
+  class CaptureStream
+  {
+  public:
+    explicit CaptureStream(std::ostream &stream)
+      : stream_(stream), old_(stream.rdbuf(buffer_.rdbuf()))
+    {}
+    ~CaptureStream() { stream_.rdbuf(old_); }
+    CaptureStream(const CaptureStream &) = delete;
+    CaptureStream &operator=(const CaptureStream &) = delete;
+
+    std::string text() const { return buffer_.str(); }
+
+  private:
+    std::ostream &stream_;
+    std::ostringstream buffer_;
+    std::streambuf *old_;
+  };
+} // namespace lab_test

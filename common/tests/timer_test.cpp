@@ -1,0 +1,86 @@
+// Tests of lab/timer.h that need no GPU: the median, repeat() and the host timer.
+#include <lab/timer.h>
+#include <lab_catch.h>
+
+#include <chrono>
+#include <cmath>
+#include <thread>
+#include <vector>
+
+TEST_CASE("timer: median")
+{
+  CHECK(lab::median({7.0}) == 7.0);
+  CHECK(lab::median({3.0, 1.0, 2.0}) == 2.0);
+  CHECK(lab::median({5, 9, 1, 7, 3}) == 5.0);
+  CHECK(lab::median({9, 8, 7, 6, 5, 4, 3}) == 6.0);
+  // An even count: the mean of the middle two.
+  CHECK(lab::median({4.0, 1.0, 3.0, 2.0}) == 2.5);
+  CHECK(lab::median({10, 0}) == 5.0);
+  CHECK(lab::median({1, 100, 2, 200, 3, 300}) == 51.5);
+  // An outlier cannot drag it.
+  CHECK(lab::median({1.0, 1.1, 1.2, 1e9, 0.9}) == 1.1);
+  // Repeated values and negative values.
+  CHECK(lab::median({2, 2, 1, 2}) == 2.0);
+  CHECK(lab::median({-3, -1, -2}) == -2.0);
+  // No samples: NaN. A NaN sample has no place in an ordering: NaN too.
+  CHECK(std::isnan(lab::median(std::vector<double>{})));
+  CHECK(std::isnan(lab::median({1.0, std::nan(""), 3.0})));
+}
+
+TEST_CASE("timer: median of a member")
+{
+  struct Times
+  {
+    double kernel_ms;
+    double total_ms;
+  };
+  const std::vector<Times> runs = {{3, 30}, {1, 50}, {2, 10}, {5, 40}};
+  CHECK(lab::median(runs, &Times::kernel_ms) == 2.5);
+  CHECK(lab::median(runs, &Times::total_ms) == 35.0);
+  CHECK(std::isnan(lab::median(std::vector<Times>{}, &Times::kernel_ms)));
+}
+
+TEST_CASE("timer: repeat runs once to warm up, then reps times")
+{
+  const int reps = GENERATE(0, 1, 5);
+  INFO("reps " << reps);
+  int calls = 0;
+  const std::vector<double> samples = lab::repeat(reps, [&] { return double(++calls); });
+  CHECK(calls == reps + 1);
+  REQUIRE(samples.size() == static_cast<std::size_t>(reps));
+  // The warm-up (1) is dropped; the timed calls follow in order.
+  for (int i = 0; i < reps; ++i)
+    CHECK(samples[i] == double(i + 2));
+}
+
+TEST_CASE("timer: repeat returns structs of times")
+{
+  struct Times
+  {
+    double kernel_ms, total_ms;
+  };
+  int calls = 0;
+  const std::vector<Times> runs = lab::repeat(3, [&] {
+    ++calls;
+    return Times{double(calls), 10.0 * calls};
+  });
+  REQUIRE(runs.size() == 3);
+  CHECK(runs[0].kernel_ms == 2.0);
+  CHECK(runs[2].total_ms == 40.0);
+  CHECK(lab::median(runs, &Times::total_ms) == 30.0);
+}
+
+TEST_CASE("timer: HostTimer measures a sleep")
+{
+  lab::HostTimer timer;
+  timer.start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const double slept = timer.milliseconds();
+  CHECK(slept >= 19.0);
+  CHECK(slept < 10000.0);
+  // start() restarts the clock.
+  timer.start();
+  const double again = timer.milliseconds();
+  CHECK(again >= 0.0);
+  CHECK(again < slept);
+}

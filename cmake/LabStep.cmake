@@ -28,6 +28,13 @@ function(lab_add_step name)
   add_executable(${name} ${name}.cu)
   target_link_libraries(${name} PRIVATE ${lib})
 
+  # The course's code compiles without warnings, on the host side of .cu files too.
+  foreach(target ${lib} ${name})
+    target_compile_options(${target} PRIVATE
+      $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic>
+      $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra>)
+  endforeach()
+
   add_custom_target(run-${name}
     COMMAND $<TARGET_FILE:${name}> --quick
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}

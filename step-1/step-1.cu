@@ -189,7 +189,7 @@ namespace step1
           }
       }
 
-    std::printf("%7d %10s %10s %12s %12s %9s %12s %12s   %s\n", n,
+    std::printf("%7d %10s %10s %12s %12s %9s %13s %13s   %s\n", n,
                 lab::format_milliseconds(cpu_ms).c_str(),
                 lab::format_milliseconds(lapack_ms).c_str(),
                 lab::format_milliseconds(gpu.kernel_ms).c_str(),
@@ -215,7 +215,7 @@ namespace step1
     const char *precision = sizeof(T) == 4 ? "float" : "double";
     std::printf("\n%s (machine epsilon %.1e; times in ms, median of %d)\n", precision,
                 std::numeric_limits<T>::epsilon(), settings.options.reps);
-    std::printf("%7s %10s %10s %12s %12s %9s %12s %12s   %s\n", "n", "CPU", "LAPACK",
+    std::printf("%7s %10s %10s %12s %12s %9s %13s %13s   %s\n", "n", "CPU", "LAPACK",
                 "GPU kernel", "GPU +copies", "GPU/CPU", "residual CPU", "residual GPU",
                 "check");
 

@@ -19,7 +19,9 @@ namespace lab
           return "'" + text + "' is not a positive integer";
         return {};
       },
-      "N>0");
+      // No description: --help shows the type name alone ("N"), and the error
+      // message says what is wrong.
+      "");
 
     // "usage: step-1 [--sizes N,...] [--precision float|double|both] ..." in one line.
     std::string usage_line(const CLI::App &app)
@@ -43,11 +45,11 @@ namespace lab
       ->delimiter(',')
       ->check(positive_integer)
       ->type_name("N,N,...");
-    app.add_option("--max-size", options.max_size, "Run the default sweep up to this size")
+    app.add_option("--max-size", options.max_size, "End the default sweep at this size (cut, or extended by doubling)")
       ->check(positive_integer)
       ->type_name("N");
     app.add_option("--precision", options.precision, "Number type")
-      ->check(CLI::IsMember({"float", "double", "both"}))
+      ->check(CLI::IsMember({"float", "double", "both"}).description(""))
       ->type_name("float|double|both")
       ->capture_default_str();
     app.add_option("--reps", options.reps, "Timed repetitions per median")

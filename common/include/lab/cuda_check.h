@@ -10,7 +10,7 @@
 ///   LAB_CHECK_LAUNCH();
 /// @endcode
 /// The exception names the call, the file and the line; only `main` decides what to
-/// do with it (print one line, exit 1). Library code never calls exit().
+/// do with it (print one line, return 1). Library code never ends the program itself.
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>

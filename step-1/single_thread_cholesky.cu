@@ -2,6 +2,7 @@
 #include "single_thread_cholesky.cuh"
 
 #include <lab/cuda_check.h>
+#include <lab/device_buffer.h>
 
 namespace step1
 {
@@ -27,6 +28,24 @@ namespace step1
     LAB_CHECK_LAUNCH();
   }
 
+  // The info flag is poisoned (-1) before the launch, so a kernel that never wrote it
+  // cannot pass for a successful one.
+  template <typename T>
+  int single_thread_cholesky(const lab::Matrix<T> &a, lab::Matrix<T> &factor)
+  {
+    lab::DeviceBuffer<T> a_device(a);
+    lab::DeviceBuffer<int> info_device(1);
+    info_device.poison();
+    single_thread_cholesky(a_device.data(), a.rows(), a.ld(), info_device.data());
+    factor = lab::Matrix<T>(a.rows(), a.cols(), a.ld());
+    a_device.download(factor);
+    int info = -1;
+    info_device.copy_to_host(&info, 1);
+    return info;
+  }
+
   template void single_thread_cholesky(float *, int, int, int *);
   template void single_thread_cholesky(double *, int, int, int *);
+  template int single_thread_cholesky(const lab::Matrix<float> &, lab::Matrix<float> &);
+  template int single_thread_cholesky(const lab::Matrix<double> &, lab::Matrix<double> &);
 } // namespace step1

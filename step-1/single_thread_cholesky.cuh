@@ -5,6 +5,8 @@
 // inside single_thread_cholesky.cu.
 #pragma once
 
+#include <lab/matrix.h>
+
 namespace step1
 {
   // Launches the factorisation of the n x n matrix at the device address @p a (rows
@@ -16,4 +18,10 @@ namespace step1
   // throws lab::cuda_error.
   template <typename T>
   void single_thread_cholesky(T *a, int n, int ld, int *info);
+
+  // The whole round trip, untimed, for checks: copies the host matrix @p a to the
+  // device, factorises it there on one thread, copies the result into @p factor and
+  // returns LAPACK's info. (step-1.cu times the same three parts one by one.)
+  template <typename T>
+  int single_thread_cholesky(const lab::Matrix<T> &a, lab::Matrix<T> &factor);
 } // namespace step1

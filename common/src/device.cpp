@@ -2,7 +2,6 @@
 
 #include <cuda_runtime.h>
 
-#include <cctype>
 #include <cstdio>
 
 namespace lab
@@ -48,22 +47,5 @@ namespace lab
                   device.name.c_str(), device.major, device.minor,
                   device.multiprocessors, device.total_memory / 1073741824.0);
     return text;
-  }
-
-  std::string folder_name(const DeviceInfo &device)
-  {
-    if (!device.present)
-      return "no-gpu";
-    std::string folder;
-    for (const char c : device.name)
-      {
-        if (std::isalnum(static_cast<unsigned char>(c)))
-          folder += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        else if (!folder.empty() && folder.back() != '-')
-          folder += '-';
-      }
-    while (!folder.empty() && folder.back() == '-')
-      folder.pop_back();
-    return folder;
   }
 } // namespace lab

@@ -4,31 +4,10 @@
 
 #include "test_support.h"
 
-#include <cctype>
 #include <string>
 
 using lab_test::contains;
 using lab_test::starts_with;
-
-TEST_CASE("device: folder_name")
-{
-  lab::DeviceInfo device;
-  device.present = true;
-  device.name = "NVIDIA H100 80GB HBM3";
-  CHECK(lab::folder_name(device) == "nvidia-h100-80gb-hbm3");
-  device.name = "NVIDIA H200";
-  CHECK(lab::folder_name(device) == "nvidia-h200");
-  device.name = "Tesla V100-SXM2-16GB";
-  CHECK(lab::folder_name(device) == "tesla-v100-sxm2-16gb");
-  device.name = "  NVIDIA  GeForce RTX 4090 (rev. 2) ";
-  CHECK(lab::folder_name(device) == "nvidia-geforce-rtx-4090-rev-2");
-
-  lab::DeviceInfo absent;
-  absent.why_not = "no CUDA-capable device is detected";
-  CHECK(lab::folder_name(absent) == "no-gpu");
-  absent.name = "NVIDIA H100 80GB HBM3"; // a name alone does not make a device
-  CHECK(lab::folder_name(absent) == "no-gpu");
-}
 
 TEST_CASE("device: describe")
 {
@@ -61,11 +40,9 @@ TEST_CASE("device: query_device never throws and says why when there is no devic
       CHECK(device.major > 0);
       CHECK(device.total_memory > 0);
       CHECK(device.free_memory <= device.total_memory);
-      CHECK(lab::folder_name(device) != "no-gpu");
     }
   else
     {
-      CHECK(lab::folder_name(device) == "no-gpu");
       CHECK(starts_with(lab::describe(device), "no CUDA device ("));
     }
   // Asking again gives the same answer: no error was left behind.

@@ -3,7 +3,6 @@
 #include "cholesky_cpu.h"
 #include "single_thread_cholesky.cuh"
 
-#include <lab/device_buffer.h>
 #include <lab/residuals.h>
 #include <lab/test_matrices.h>
 #include <lab_catch.h>
@@ -12,22 +11,6 @@
 
 namespace
 {
-  // Factorises @p a on one GPU thread and returns the factor and LAPACK's info. The
-  // info flag is poisoned (-1) first, so an unwritten flag cannot read as success.
-  template <typename T>
-  int factorise_on_gpu(const lab::Matrix<T> &a, lab::Matrix<T> &factor)
-  {
-    lab::DeviceBuffer<T> a_device(a);
-    lab::DeviceBuffer<int> info_device(1);
-    info_device.poison();
-    step1::single_thread_cholesky(a_device.data(), a.rows(), a.ld(), info_device.data());
-    factor = lab::Matrix<T>(a.rows(), a.cols(), a.ld());
-    a_device.download(factor);
-    int info = -1;
-    info_device.copy_to_host(&info, 1);
-    return info;
-  }
-
   template <typename T>
   void check_random_spd()
   {
@@ -36,7 +19,7 @@ namespace
         INFO("n = " << n);
         const lab::Matrix<T> a = lab::random_spd<T>(n, 1e3, 42 + n);
         lab::Matrix<T> factor;
-        REQUIRE(factorise_on_gpu(a, factor) == 0);
+        REQUIRE(step1::single_thread_cholesky(a, factor) == 0);
         CHECK(lab::cholesky_residual(a, factor) <= lab::tolerance<T>(4, n));
         // The GPU may round differently from the CPU (it fuses multiply and add), but
         // the two factors must agree to the accuracy of the factorisation.
@@ -71,7 +54,7 @@ TEST_CASE("one GPU thread writes only the lower triangle", "[gpu]")
     for (int j = 0; j <= i; ++j)
       a(i, j) = dense(i, j);
   lab::Matrix<double> factor;
-  REQUIRE(factorise_on_gpu(a, factor) == 0);
+  REQUIRE(step1::single_thread_cholesky(a, factor) == 0);
   CHECK(lab::cholesky_residual(dense, factor) <= lab::tolerance<double>(4, n));
   for (int i = 0; i < n; ++i)
     for (int j = i + 1; j < ld; ++j)
@@ -86,11 +69,11 @@ TEST_CASE("one GPU thread reports the failing column like the CPU", "[gpu]")
     for (int j = 0; j < 4; ++j)
       a(i, j) = values[i][j];
   lab::Matrix<double> factor;
-  CHECK(factorise_on_gpu(a, factor) == 3);
+  CHECK(step1::single_thread_cholesky(a, factor) == 3);
   for (std::size_t i = 0; i < factor.size(); ++i)
     REQUIRE_FALSE(std::isnan(factor.data()[i]));
 
   lab::Matrix<float> zero(5, 5);
   lab::Matrix<float> zero_factor;
-  CHECK(factorise_on_gpu(zero, zero_factor) == 1);
+  CHECK(step1::single_thread_cholesky(zero, zero_factor) == 1);
 }

@@ -39,8 +39,4 @@ namespace lab
   /// One line for a program's header: "NVIDIA H100 80GB HBM3, compute capability 9.0,
   /// 132 SMs, 79.1 GiB" or "no CUDA device (why)".
   std::string describe(const DeviceInfo &device);
-
-  /// The device name as a folder name: lower case, spaces to '-', e.g.
-  /// "nvidia-h100-80gb-hbm3"; "no-gpu" without a device. Used for `results/<gpu>/`.
-  std::string folder_name(const DeviceInfo &device);
 } // namespace lab

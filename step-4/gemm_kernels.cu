@@ -1,0 +1,80 @@
+// The list of kernels (see gemm_kernels.h).
+#include "gemm_kernels.h"
+
+#include "kernels/10_double_buffered.cuh"
+#include "kernels/11_autotuned.cuh"
+#include "kernels/12_tensor_cores_tf32.cuh"
+#include "kernels/13_double_precision.cuh"
+#include "kernels/1_naive.cuh"
+#include "kernels/2_shared_tiles_16.cuh"
+#include "kernels/3_coalesced.cuh"
+#include "kernels/4_shared_tiles_32.cuh"
+#include "kernels/5_register_blocking_1d.cuh"
+#include "kernels/6_register_blocking_2d.cuh"
+#include "kernels/7_vectorized_loads.cuh"
+#include "kernels/8_conflict_free_smem.cuh"
+#include "kernels/9_warp_tiling.cuh"
+
+namespace step4
+{
+  const std::vector<GemmKernel<float>> &fp32_kernels()
+  {
+    static const std::vector<GemmKernel<float>> kernels = {
+      {"1_naive", "one thread per entry, threads along rows (uncoalesced)", true,
+       launch_1_naive},
+      {"2_shared_tiles_16", "16x16 tiles in shared memory (the 2011 kernel)", true,
+       launch_2_shared_tiles_16},
+      {"3_coalesced", "kernel 1 with threads along columns (coalesced)", true,
+       launch_3_coalesced},
+      {"4_shared_tiles_32", "32x32 tiles: more reuse, full 128-byte rows", true,
+       launch_4_shared_tiles_32},
+      {"5_register_blocking_1d", "8 entries per thread, a column", true,
+       launch_5_register_blocking_1d},
+      {"6_register_blocking_2d", "8x8 entries per thread, outer products", true,
+       launch_6_register_blocking_2d},
+      {"7_vectorized_loads", "16-byte loads, A tile transposed", false,
+       launch_7_vectorized_loads},
+      {"8_conflict_free_smem", "split fragments, padded tile: no bank conflicts", false,
+       launch_8_conflict_free_smem},
+      {"9_warp_tiling", "warp tiles of 64x32", false, launch_9_warp_tiling},
+      {"10_double_buffered", "two stages, cp.async: copy while computing", true,
+       launch_10_double_buffered},
+      {"11_autotuned", "kernel 10 with tile sizes measured on this GPU", true,
+       launch_11_autotuned},
+    };
+    return kernels;
+  }
+
+  const GemmKernel<float> &tf32_kernel()
+  {
+    static const GemmKernel<float> kernel{"12_tensor_cores_tf32",
+                                          "WMMA on the tensor cores, TF32 inputs", false,
+                                          launch_12_tensor_cores_tf32};
+    return kernel;
+  }
+
+  const GemmKernel<double> &fp64_kernel()
+  {
+    static const GemmKernel<double> kernel{"13_double_precision",
+                                           "kernel 10 in double precision", true,
+                                           launch_13_double_precision};
+    return kernel;
+  }
+
+  const GemmKernel<float> *find_float_kernel(const std::string &name)
+  {
+    if (name == tf32_kernel().name || name == "12")
+      return &tf32_kernel();
+    for (const GemmKernel<float> &kernel : fp32_kernels())
+      if (kernel.name == name || kernel.name.substr(0, kernel.name.find('_')) == name)
+        return &kernel;
+    return nullptr;
+  }
+
+  void gemm(const GemmArgs<float> &g, cudaStream_t stream) { launch_11_autotuned(g, stream); }
+
+  void gemm(const GemmArgs<double> &g, cudaStream_t stream)
+  {
+    launch_13_double_precision(g, stream);
+  }
+} // namespace step4

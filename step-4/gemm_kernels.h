@@ -1,0 +1,42 @@
+#pragma once
+// @sect3{The kernels, as a list}
+//
+// The program, the tests and later steps reach the kernels through this list: a name
+// (the file name without its extension), the idea in one line, whether it accepts
+// transposed operands, and its launcher. A launcher takes the arguments and a
+// stream, checks the launch, and returns at once (the kernel runs asynchronously).
+
+#include "gemm.h"
+
+#include <cuda_runtime.h>
+
+#include <string>
+#include <vector>
+
+namespace step4
+{
+  template <typename T>
+  struct GemmKernel
+  {
+    std::string name;
+    std::string idea;
+    bool transposes;
+    void (*launch)(const GemmArgs<T> &, cudaStream_t);
+  };
+
+  // Kernels 1 to 11, in teaching order: all FP32, all checked against FP32 accuracy.
+  const std::vector<GemmKernel<float>> &fp32_kernels();
+  // Kernel 12, on the tensor cores: FP32 in and out, TF32 inside (a looser check).
+  const GemmKernel<float> &tf32_kernel();
+  // Kernel 13: kernel 10 in double precision.
+  const GemmKernel<double> &fp64_kernel();
+
+  // The kernel a name refers to (a number such as "9" or a full name such as
+  // "9_warp_tiling"), or nullptr.
+  const GemmKernel<float> *find_float_kernel(const std::string &name);
+
+  // The course's GEMM for later steps: the fastest kernel for the precision, any
+  // shape and transposes.
+  void gemm(const GemmArgs<float> &g, cudaStream_t stream = nullptr);
+  void gemm(const GemmArgs<double> &g, cudaStream_t stream = nullptr);
+} // namespace step4

@@ -1,0 +1,57 @@
+#pragma once
+// @sect3{Kernel 11: tile sizes tuned for the GPU at hand}
+//
+// Kernel 10's tile sizes (block tile 128×128, depth 16, warp tile 64×32) are a guess.
+// The best sizes depend on the GPU: its registers and shared memory per SM decide
+// how many blocks fit at once (the occupancy), its number of SMs how evenly the
+// tiles of C spread over them (a 4096² C has 1024 tiles of 128² for 132 SMs: 7.76
+// waves, so the last wave leaves most SMs idle), and its memory system how deep the
+// tiles must be to keep the arithmetic fed. Rather than guess, kernel 11 measures: it
+// instantiates kernel 10 for a handful of configurations, times each on the GPU at
+// hand, and keeps the fastest (the idea of autotuners such as ATLAS for CPUs, or
+// CUTLASS's profiler for GPUs).
+//
+// Larger warp tiles (64×64) give each thread 8×8 pieces, 128 sums in registers: more
+// reuse per shared-memory read but fewer threads per SM; larger block tiles halve the
+// global traffic but make the last wave coarser. The tuner settles such trade-offs
+// empirically. The program prints what it tried and what it chose.
+//
+// Only the common case is tuned: op(A) = A, op(B) = B and 16-byte aligned matrices.
+// Anything else goes to kernel 10, which handles every case.
+
+#include "gemm.h"
+
+#include <cuda_runtime.h>
+
+#include <string>
+#include <vector>
+
+namespace step4
+{
+  // One configuration the tuner tries.
+  struct TuningCandidate
+  {
+    std::string name;
+    void (*launch)(const GemmArgs<float> &, cudaStream_t);
+  };
+
+  // The configurations, as instantiations of kernel 10.
+  const std::vector<TuningCandidate> &tuning_candidates();
+
+  // What the tuner measured for one candidate.
+  struct TuningResult
+  {
+    std::string name;
+    double gflops;
+  };
+
+  // Times every candidate on an n×n×n product (warm-up, then the median of @p reps)
+  // and makes the fastest the one kernel 11 uses from then on. Returns the
+  // measurements, in the order of tuning_candidates().
+  std::vector<TuningResult> autotune(int n, int reps);
+
+  // The configuration kernel 11 uses now (kernel 10's until autotune() has run).
+  const std::string &tuned_choice();
+
+  void launch_11_autotuned(const GemmArgs<float> &g, cudaStream_t stream);
+} // namespace step4

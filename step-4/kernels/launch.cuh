@@ -1,0 +1,32 @@
+#pragma once
+// @sect3{What every kernel file shares}
+//
+// A grid must cover all of C, also when m and n are not multiples of the tile: the
+// number of tiles is rounded up, and the tiles that hang over the edge check their
+// indices. Every launch is checked (LAB_CHECK_LAUNCH) so that a bad launch shape is
+// reported where it happens, not at some later, unrelated call.
+
+#include "gemm.h"
+
+#include <lab/cuda_check.h>
+
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace step4
+{
+  // The number of tiles of size @p tile needed to cover @p extent.
+  LAB_HOST_DEVICE constexpr int ceil_div(int extent, int tile) { return (extent + tile - 1) / tile; }
+
+  // The simpler kernels of the progression read A and B only as stored (op = N); their
+  // launchers refuse a transpose with a clear message instead of computing nonsense.
+  inline void require_no_transpose(const GemmShape &shape, const char *kernel)
+  {
+    if (shape.op_a != Op::none || shape.op_b != Op::none)
+      throw std::invalid_argument(std::string(kernel) +
+                                  " computes A*B only (op = N); use a later kernel for "
+                                  "transposed operands");
+  }
+} // namespace step4

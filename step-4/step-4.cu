@@ -1,0 +1,549 @@
+// step-4: tiled matrix multiplication, from the naive kernel to cuBLAS speed.
+//
+// What this program shows: how a matrix product, the most studied kernel on GPUs, goes
+// from a direct port of the triple loop to within reach of the vendor library, one
+// idea at a time (kernels/1_naive.cuh ... kernels/13_double_precision.cuh), and how to
+// measure such claims honestly: every kernel is timed against cuBLAS in the same run
+// on the same data, and every result is checked against a double-precision reference
+// with a tolerance that cannot fail by rounding alone. It builds on the course's
+// library (lab::) only; later steps use its kernels (step4::gemm).
+//
+// For every size of the sweep the program
+//  - multiplies two random n×n matrices with cuBLAS and with each kernel, and prints
+//    time, GFLOP/s, percent of cuBLAS and the check, one line per kernel;
+//  - does the same for the tensor-core kernel against cuBLAS in TF32 mode, and for the
+//    double-precision kernel against cuBLAS DGEMM;
+//  - times the CPU references of the 2021 course at the sizes where they finish in
+//    seconds;
+// then a few rectangular and transposed shapes, the kind later steps need; and writes
+// the tables under `<out>/step-4/`.
+// `--kernel NAME` runs a single kernel (with cuBLAS beside it): the loop for a student
+// working on one idea.
+
+// @sect3{Include files}
+#include "cublas_gemm.h"
+#include "gemm_cpu.h"
+#include "gemm_kernels.h"
+#include "gemm_reference.h"
+#include "kernels/11_autotuned.cuh"
+
+#include <lab/checks.h>
+#include <lab/cli.h>
+#include <lab/cuda_check.h>
+#include <lab/device.h>
+#include <lab/device_buffer.h>
+#include <lab/format.h>
+#include <lab/lapack.h>
+#include <lab/table.h>
+#include <lab/timer.h>
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <iostream>
+#include <string>
+
+namespace step4
+{
+  // @sect3{What the program was asked to do}
+  //
+  // The common options (lab::CommonOptions) and step-4's own: one kernel by name or
+  // number. `use_gpu` is decided once, at the start.
+  struct Settings
+  {
+    lab::CommonOptions options;
+    std::string kernel;
+    lab::DeviceInfo device;
+    bool use_gpu = false;
+
+    // Whether the sweep runs this kernel: all of them, or the one asked for.
+    bool runs(const std::string &name) const
+    {
+      return kernel.empty() || find_float_kernel(kernel)->name == name;
+    }
+  };
+
+  // The sweep: powers of two up to 8192, where cuBLAS reaches its full speed. Quick
+  // mode stops at 1024 and takes seconds. The serial CPU references are timed only up
+  // to cpu_limit (the naive loop takes seconds at 1024 and grows as n³), the parallel
+  // ones and BLAS up to twice that; in quick mode half of those.
+  const std::vector<int> full_sweep = {256, 512, 1024, 2048, 4096, 8192};
+  const std::vector<int> quick_sweep = {256, 512, 1024};
+  int cpu_limit(const Settings &settings) { return settings.options.quick ? 512 : 1024; }
+
+  // The size the tuner of kernel 11 measures at (quick mode: a smaller one).
+  constexpr int tuning_size = 4096;
+  constexpr int quick_tuning_size = 1024;
+
+  // @sect3{The GPU's peak}
+  //
+  // The roofline's flat part: the most FP32 flops per second the SMs can issue,
+  // (SMs) × (FP32 units per SM) × 2 (a fused multiply-add counts as two flops) ×
+  // (clock). Hopper and most recent GPUs have 128 FP32 units per SM, the A100 and
+  // Volta 64. The clock is the boost clock the driver reports; a GPU under full load
+  // may run slower, so the line is an upper bound.
+  double fp32_peak_gflops()
+  {
+    int clock_khz = 0, sms = 0, major = 0, minor = 0;
+    LAB_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0));
+    LAB_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    LAB_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0));
+    LAB_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0));
+    const int units = major < 8 || (major == 8 && minor == 0) ? 64 : 128;
+    return double(sms) * units * 2 * clock_khz / 1e6;
+  }
+
+  // @sect3{Timing on the GPU}
+  //
+  // One warm-up run, then the median of `reps` runs, each between two CUDA events:
+  // GPU time of the kernel alone. A launch returns before the kernel has run, so a
+  // host clock would time the launch, not the work.
+  double time_gpu(int reps, const std::function<void()> &launch)
+  {
+    lab::CudaEvent start, stop;
+    const auto samples = lab::repeat(reps, [&] {
+      start.record();
+      launch();
+      stop.record();
+      return lab::milliseconds_between(start, stop);
+    });
+    return lab::median(samples);
+  }
+
+  double gflops(const GemmShape &shape, double ms) { return shape.flops() / (ms * 1e6); }
+
+  // @sect3{One product on the device}
+  //
+  // The data of one problem on the GPU: A and B, and C, which every run overwrites.
+  // `run` poisons C (every float NaN), times the launch, copies C back and returns
+  // the median time and the error against the double reference. A kernel that leaves
+  // any entry of C unwritten leaves a NaN there, and the check fails.
+  template <typename T>
+  struct DeviceProblem
+  {
+    const GemmProblem<T> &problem;
+    lab::DeviceBuffer<T> a, b, c;
+    GemmArgs<T> args;
+
+    explicit DeviceProblem(const GemmProblem<T> &p)
+      : problem(p), a(p.a), b(p.b), c(p.c),
+        args{p.shape, p.alpha, p.beta, a.data(), p.a.ld(), b.data(), p.b.ld(), c.data(), p.c.ld()}
+    {}
+
+    struct Result
+    {
+      double ms;
+      double error;
+    };
+
+    Result run(int reps, const std::function<void(const GemmArgs<T> &)> &launch)
+    {
+      if (problem.beta == T(0))
+        c.poison();
+      else
+        c.upload(problem.c);
+      const double ms = time_gpu(reps, [&] { launch(args); });
+      lab::Matrix<T> result(problem.c.rows(), problem.c.cols(), problem.c.ld());
+      c.download(result);
+      return {ms, gemm_error(problem, result)};
+    }
+  };
+
+  // @sect3{The console line of one measurement}
+  //
+  // Name, time, GFLOP/s, percent of the reference (cuBLAS), the error and the check.
+  // A failed check prints FAIL on the line and is listed again in the summary.
+  bool report(lab::Checks &checks, const std::string &what, const GemmShape &shape,
+              double ms, double reference_ms, double error, double tolerance)
+  {
+    const bool ok = checks.at_most(what, error, tolerance);
+    std::printf("  %-24s %10s %10.0f %8s %10.2e   %s\n", what.substr(what.rfind(' ') + 1).c_str(),
+                lab::format_milliseconds(ms).c_str(), gflops(shape, ms),
+                lab::format_or_dash(100 * reference_ms / ms, "%.1f%%").c_str(), error,
+                ok ? "PASS" : "FAIL");
+    std::fflush(stdout);
+    return ok;
+  }
+
+  void print_column_names()
+  {
+    std::printf("  %-24s %10s %10s %8s %10s   %s\n", "kernel", "time", "GFLOP/s",
+                "cuBLAS", "error", "check");
+  }
+
+  // @sect3{The FP32 kernels and the tensor-core kernel at one size}
+  //
+  // The row of each table for size n. The FP32 kernels are compared with cuBLAS in
+  // pure FP32 and checked with the FP32 tolerance; the TF32 kernel with cuBLAS
+  // allowed to use TF32, and checked with the TF32 tolerance (its inputs lose 13 bits
+  // of mantissa). α = 1, β = 0: the plain product, as benchmarks use.
+  struct FloatRows
+  {
+    std::vector<double> gflops, ms, tf32;
+  };
+
+  FloatRows run_float_size(const Settings &settings, int n, Cublas &cublas, lab::Checks &checks)
+  {
+    const int reps = settings.options.reps;
+    const GemmShape shape{n, n, n};
+    const GemmProblem<float> problem = random_problem<float>(shape, 1.0f, 0.0f, 4000 + n);
+    DeviceProblem<float> device(problem);
+    const double tolerance = gemm_tolerance<float>(n);
+    const std::string size = "float n=" + std::to_string(n);
+
+    std::printf("\nn = %d (%.1f GFLOP per product; FP32 tolerance %.1e, TF32 %.1e)\n", n,
+                shape.flops() / 1e9, tolerance, tf32_tolerance(n));
+    print_column_names();
+
+    // The copies to and from the GPU, once per size: the same for every kernel.
+    lab::Matrix<float> c(n, n);
+    const double copies_ms = time_gpu(reps, [&] {
+      device.a.upload(problem.a);
+      device.b.upload(problem.b);
+      device.c.download(c);
+    });
+
+    const auto fp32_cublas = device.run(reps, [&](const GemmArgs<float> &g) {
+      cublas.gemm(g, CublasMath::fp32);
+    });
+    report(checks, size + " cuBLAS_FP32", shape, fp32_cublas.ms, fp32_cublas.ms,
+           fp32_cublas.error, tolerance);
+
+    FloatRows rows{{double(n), gflops(shape, fp32_cublas.ms)},
+                   {double(n), copies_ms, fp32_cublas.ms}, {double(n)}};
+    for (const GemmKernel<float> &kernel : fp32_kernels())
+      {
+        double ms = std::nan("");
+        if (settings.runs(kernel.name))
+          {
+            const auto result = device.run(reps, [&](const GemmArgs<float> &g) {
+              kernel.launch(g, nullptr);
+            });
+            ms = result.ms;
+            report(checks, size + " " + kernel.name, shape, ms, fp32_cublas.ms,
+                   result.error, tolerance);
+          }
+        rows.gflops.push_back(gflops(shape, ms));
+        rows.ms.push_back(ms);
+      }
+
+    // The tensor cores: cuBLAS with TF32 allowed, and kernel 12.
+    const auto tf32_cublas = device.run(reps, [&](const GemmArgs<float> &g) {
+      cublas.gemm(g, CublasMath::tf32);
+    });
+    report(checks, size + " cuBLAS_TF32", shape, tf32_cublas.ms, tf32_cublas.ms,
+           tf32_cublas.error, tf32_tolerance(n));
+    auto tf32 = decltype(tf32_cublas){std::nan(""), std::nan("")};
+    if (settings.runs(tf32_kernel().name))
+      {
+        tf32 = device.run(reps, [&](const GemmArgs<float> &g) { tf32_kernel().launch(g, nullptr); });
+        report(checks, size + " " + tf32_kernel().name, shape, tf32.ms, tf32_cublas.ms,
+               tf32.error, tf32_tolerance(n));
+      }
+    rows.tf32 = {double(n),         gflops(shape, fp32_cublas.ms), gflops(shape, tf32_cublas.ms),
+                 gflops(shape, tf32.ms), fp32_cublas.error,        tf32_cublas.error,
+                 tf32.error};
+    return rows;
+  }
+
+  // @sect3{The double-precision kernel at one size}
+  std::vector<double> run_double_size(const Settings &settings, int n, Cublas &cublas,
+                                      lab::Checks &checks)
+  {
+    const int reps = settings.options.reps;
+    const GemmShape shape{n, n, n};
+    const GemmProblem<double> problem = random_problem<double>(shape, 1.0, 0.0, 8000 + n);
+    DeviceProblem<double> device(problem);
+    const double tolerance = gemm_tolerance<double>(n);
+    const std::string size = "double n=" + std::to_string(n);
+
+    std::printf("\nn = %d, double (tolerance %.1e)\n", n, tolerance);
+    print_column_names();
+    const auto dgemm = device.run(reps, [&](const GemmArgs<double> &g) { cublas.gemm(g); });
+    report(checks, size + " cuBLAS_DGEMM", shape, dgemm.ms, dgemm.ms, dgemm.error, tolerance);
+    const auto kernel = device.run(reps, [&](const GemmArgs<double> &g) {
+      fp64_kernel().launch(g, nullptr);
+    });
+    report(checks, size + " " + fp64_kernel().name, shape, kernel.ms, dgemm.ms, kernel.error,
+           tolerance);
+    return {double(n), gflops(shape, dgemm.ms), gflops(shape, kernel.ms), dgemm.error,
+            kernel.error};
+  }
+
+  // @sect3{The CPU references}
+  //
+  // The four loops of the 2021 course and, where installed, BLAS (OpenBLAS's sgemm on
+  // all cores): what a CPU gets from the same idea (tiles) and from a library. Each
+  // result is checked like a kernel's. The serial loops stop at cpu_limit, the
+  // parallel ones and BLAS at twice that; larger sizes are NaN in the table.
+  std::vector<double> run_cpu_size(const Settings &settings, int n, lab::Checks &checks)
+  {
+    using Multiply = void (*)(const lab::Matrix<float> &, const lab::Matrix<float> &,
+                              lab::Matrix<float> &);
+    struct Reference
+    {
+      const char *name;
+      Multiply multiply;
+      int limit;
+    };
+    const Multiply blas = [](const lab::Matrix<float> &a, const lab::Matrix<float> &b,
+                             lab::Matrix<float> &c) { multiply_blas(a, b, c); };
+    const Reference references[] = {
+      {"CPU_naive", multiply_naive, cpu_limit(settings)},
+      {"CPU_cache_tiled", multiply_cache_tiled, cpu_limit(settings)},
+      {"CPU_OpenMP_rows", multiply_openmp_rows, 2 * cpu_limit(settings)},
+      {"CPU_OpenMP_tiles", multiply_openmp_tiles, 2 * cpu_limit(settings)},
+      {"CPU_BLAS", lab::have_lapack() ? blas : nullptr, 2 * cpu_limit(settings)},
+    };
+
+    const GemmShape shape{n, n, n};
+    const GemmProblem<float> problem = random_problem<float>(shape, 1.0f, 0.0f, 4000 + n);
+    std::vector<double> row = {double(n)};
+    bool printed = false;
+    for (const Reference &reference : references)
+      {
+        double ms = std::nan("");
+        if (reference.multiply && n <= reference.limit)
+          {
+            if (!printed)
+              std::printf("\nn = %d, CPU references (no cuBLAS column)\n", n);
+            printed = true;
+            lab::Matrix<float> c;
+            const auto samples = lab::repeat(settings.options.reps, [&] {
+              lab::HostTimer timer;
+              reference.multiply(problem.a, problem.b, c);
+              return timer.milliseconds();
+            });
+            ms = lab::median(samples);
+            report(checks, "float n=" + std::to_string(n) + " " + reference.name, shape, ms,
+                   std::nan(""), gemm_error(problem, c), gemm_tolerance<float>(n));
+          }
+        row.push_back(ms);
+      }
+    return row;
+  }
+
+  // @sect3{Rectangular and transposed shapes}
+  //
+  // Square products are what benchmarks show; real uses are often not square.
+  // These shapes are the kind later steps need: a tall product with a short inner
+  // dimension (a rank-k update of a trailing matrix), AᵀB and ABᵀ (forming HᵀH for
+  // the deblurring step), and a shape that is not a multiple of any tile. Only the
+  // kernels that accept transposes run the transposed ones; α and β are not (1, 0)
+  // here, so the scaling of C is checked too.
+  std::vector<GemmShape> shapes(bool quick)
+  {
+    if (quick)
+      return {{512, 384, 128}, {384, 512, 256, Op::transpose, Op::none},
+              {300, 200, 500, Op::none, Op::transpose}, {257, 129, 65}};
+    return {{8192, 8192, 256}, {4096, 4096, 8192, Op::transpose, Op::none},
+            {4096, 4096, 8192, Op::none, Op::transpose}, {2048, 8192, 4096},
+            {4999, 5003, 4001}};
+  }
+
+  void run_shapes(const Settings &settings, Cublas &cublas, lab::Checks &checks)
+  {
+    std::printf("\nrectangular and transposed shapes, C = 1.5 op(A) op(B) - 0.5 C\n");
+    std::vector<std::string> columns = {"m", "n", "k", "op_a_transposed", "op_b_transposed",
+                                        "cublas"};
+    std::vector<const GemmKernel<float> *> kernels;
+    for (const char *number : {"10", "11"})
+      if (settings.runs(find_float_kernel(number)->name))
+        {
+          kernels.push_back(find_float_kernel(number));
+          columns.push_back(kernels.back()->name);
+        }
+    lab::Table table(columns);
+    for (const GemmShape &shape : shapes(settings.options.quick))
+      {
+        const GemmProblem<float> problem = random_problem<float>(shape, 1.5f, -0.5f, 77);
+        DeviceProblem<float> device(problem);
+        const double tolerance = gemm_tolerance<float>(shape.k);
+        const std::string name = "float " + std::to_string(shape.m) + "x" +
+                                 std::to_string(shape.n) + "x" + std::to_string(shape.k) +
+                                 " " + op_letter(shape.op_a) + op_letter(shape.op_b);
+        std::printf("\n%s\n", name.c_str());
+        print_column_names();
+        const auto reference = device.run(settings.options.reps, [&](const GemmArgs<float> &g) {
+          cublas.gemm(g, CublasMath::fp32);
+        });
+        report(checks, name + " cuBLAS_FP32", shape, reference.ms, reference.ms,
+               reference.error, tolerance);
+        std::vector<double> row = {double(shape.m), double(shape.n), double(shape.k),
+                                   double(shape.op_a == Op::transpose),
+                                   double(shape.op_b == Op::transpose),
+                                   gflops(shape, reference.ms)};
+        for (const GemmKernel<float> *kernel : kernels)
+          {
+            const auto result = device.run(settings.options.reps, [&](const GemmArgs<float> &g) {
+              kernel->launch(g, nullptr);
+            });
+            report(checks, name + " " + kernel->name, shape, result.ms, reference.ms,
+                   result.error, tolerance);
+            row.push_back(gflops(shape, result.ms));
+          }
+        table.add_row(row);
+      }
+    lab::TableHeader header{"step-4 (SGEMM: rectangular and transposed shapes)",
+                            lab::describe(settings.device), "float", settings.options.reps,
+                            {"GFLOP/s (2mnk / time); alpha = 1.5, beta = -0.5"}};
+    table.write(settings.options.out + "/step-4/shapes_float.dat", header);
+  }
+
+  // @sect3{Kernel 11's tuning}
+  //
+  // Before the sweep, the tuner times each candidate configuration once at one size
+  // and keeps the fastest for the rest of the run.
+  void tune(const Settings &settings)
+  {
+    const int n = settings.options.quick ? quick_tuning_size : tuning_size;
+    std::printf("\nkernel 11: tuning the tile sizes at n = %d\n", n);
+    for (const TuningResult &result : autotune(n, settings.options.reps))
+      std::printf("  %-28s %10.0f GFLOP/s\n", result.name.c_str(), result.gflops);
+    std::printf("  chosen: %s\n", tuned_choice().c_str());
+  }
+
+  // @sect3{The sweep}
+  //
+  // Runs every size and writes the tables: GFLOP/s and times with a column per
+  // kernel, the tensor-core table, the double-precision table and the CPU table.
+  void run_sweep(const Settings &settings, const std::vector<int> &sizes, lab::Checks &checks)
+  {
+    const std::string dir = settings.options.out + "/step-4/";
+    const std::string gpu =
+      settings.use_gpu ? lab::describe(settings.device) : "none (GPU part skipped)";
+    const int reps = settings.options.reps;
+    const bool single_kernel = !settings.kernel.empty();
+
+    if (!single_kernel)
+      {
+        lab::Table cpu({"n", "naive_ms", "cache_tiled_ms", "openmp_rows_ms",
+                        "openmp_tiles_ms", "blas_ms"});
+        for (const int n : sizes)
+          if (n <= 2 * cpu_limit(settings))
+            cpu.add_row(run_cpu_size(settings, n, checks));
+        cpu.write(dir + "cpu.dat", {"step-4 (matrix product on the CPU)", gpu, "float", reps,
+                                    {"milliseconds; blas_ms is sgemm on all cores (NaN "
+                                     "without BLAS)"}});
+      }
+    if (!settings.use_gpu)
+      return;
+
+    Cublas cublas;
+    if (settings.options.wants_float())
+      {
+        if (settings.runs("11_autotuned"))
+          tune(settings);
+        std::vector<std::string> names = {"n", "cublas"};
+        for (const GemmKernel<float> &kernel : fp32_kernels())
+          names.push_back(kernel.name);
+        lab::Table gflops_table(names);
+        names.insert(names.begin() + 1, "copies_ms");
+        lab::Table ms_table(names);
+        lab::Table tf32_table({"n", "cublas_fp32", "cublas_tf32", tf32_kernel().name,
+                               "error_cublas_fp32", "error_cublas_tf32", "error_tf32_kernel"});
+        double previous_seconds = 0;
+        int previous_n = 0;
+        for (const int n : sizes)
+          {
+            // The work grows as n³: the previous size predicts this one.
+            const double expected =
+              previous_n ? previous_seconds * std::pow(double(n) / previous_n, 3) : 0;
+            if (expected > 10)
+              std::printf("\n(n = %d is expected to take about %.0f s)\n", n, expected);
+            lab::HostTimer timer;
+            const FloatRows rows = run_float_size(settings, n, cublas, checks);
+            previous_seconds = timer.milliseconds() / 1000;
+            previous_n = n;
+            gflops_table.add_row(rows.gflops);
+            ms_table.add_row(rows.ms);
+            tf32_table.add_row(rows.tf32);
+          }
+        const std::string peak =
+          "peak_fp32_gflops " + std::to_string(std::lround(fp32_peak_gflops()));
+        gflops_table.write(dir + "gflops_float.dat",
+                           {"step-4 (SGEMM kernels against cuBLAS, TF32 off)", gpu, "float",
+                            reps, {"GFLOP/s = 2 n^3 / kernel time", peak,
+                                   "kernel 11 tuned: " + tuned_choice()}});
+        ms_table.write(dir + "time_float.dat",
+                       {"step-4 (SGEMM kernels against cuBLAS, TF32 off)", gpu, "float", reps,
+                        {"kernel times in milliseconds; copies_ms = A and B to the GPU, C "
+                         "back (pageable memory)"}});
+        tf32_table.write(dir + "tf32.dat",
+                         {"step-4 (tensor cores: TF32 kernel against cuBLAS with TF32)", gpu,
+                          "float (TF32 inputs)", reps,
+                          {"GFLOP/s, then the checked error: max |C - C_ref| / (|A||B|)_ij"}});
+        run_shapes(settings, cublas, checks);
+      }
+    if (settings.options.wants_double() && !single_kernel)
+      {
+        lab::Table double_table({"n", "cublas_dgemm", fp64_kernel().name, "error_cublas",
+                                 "error_kernel"});
+        for (const int n : sizes)
+          double_table.add_row(run_double_size(settings, n, cublas, checks));
+        double_table.write(dir + "double.dat",
+                           {"step-4 (double-precision kernel against cuBLAS DGEMM)", gpu,
+                            "double", reps, {"GFLOP/s, then the checked errors"}});
+      }
+    std::printf("\ntables written: %s{gflops_float,time_float,tf32,double,cpu,shapes_float}.dat\n",
+                dir.c_str());
+  }
+} // namespace step4
+
+// @sect3{The main function}
+//
+// Parse the command line, say what runs where, run the sweep, print the summary.
+// Errors arrive as exceptions: one line, exit code 1. A bad command line (including a
+// kernel name that does not exist) exits with code 2.
+int main(int argc, char **argv)
+{
+  using namespace step4;
+  Settings settings;
+  CLI::App app{"step-4: tiled matrix multiplication, from the naive kernel to cuBLAS speed",
+               "step-4"};
+  lab::add_common_options(app, settings.options);
+  app.add_option("--kernel", settings.kernel,
+                 "Run one kernel only, by number or name (1 ... 12, e.g. 9 or "
+                 "9_warp_tiling), beside cuBLAS")
+    ->type_name("NAME")
+    ->check([](const std::string &name) {
+      return find_float_kernel(name) ? std::string() : "no kernel named '" + name + "'";
+    });
+  if (const auto exit_code = lab::parse_command_line(app, argc, argv))
+    return *exit_code;
+
+  try
+    {
+      if (!settings.options.cpu_only)
+        settings.device = lab::query_device();
+      settings.use_gpu = settings.device.present;
+
+      std::printf("step-4: matrix multiplication, C = alpha op(A) op(B) + beta C\n");
+      if (settings.use_gpu)
+        std::printf("GPU: %s; FP32 peak %.0f GFLOP/s\n", lab::describe(settings.device).c_str(),
+                    fp32_peak_gflops());
+      else if (settings.options.cpu_only)
+        std::printf("GPU: not used (--cpu-only): the GPU part is skipped\n");
+      else
+        std::printf("GPU: %s: the GPU part is skipped\n", lab::describe(settings.device).c_str());
+      std::printf("BLAS: %s\n", lab::have_lapack() ? "sgemm on all cores, for scale"
+                                                   : "not installed (column left empty)");
+
+      const std::vector<int> sizes = lab::choose_sizes(settings.options, full_sweep, quick_sweep);
+      std::printf("sizes: %s; check: max |C - C_ref|_ij / (|A||B|)_ij <= (k+2) eps "
+                  "(TF32: + 2^-9), reference in double\n",
+                  lab::join(sizes).c_str());
+      lab::Checks checks;
+      run_sweep(settings, sizes, checks);
+
+      std::printf("\n");
+      checks.print_summary(std::cout);
+      return checks.exit_code();
+    }
+  catch (const std::exception &error)
+    {
+      std::fflush(stdout);
+      std::cerr << "step-4: error: " << error.what() << '\n';
+      return 1;
+    }
+}

@@ -1,0 +1,213 @@
+// Tests of every GPU kernel of step-4 against the double-precision reference. This
+// program exits with 77 (CTest: skipped) on a machine without a GPU.
+//
+// Each kernel runs on random inputs (fixed seeds) of shapes chosen to break indexing:
+// 1×1×1, sizes one below and above every tile (16, 32, 64, 128), primes, a shape of
+// about a thousand in each dimension, transposed operands where the kernel accepts
+// them, α and β other than (1, 0), and leading dimensions larger than the rows. The
+// output is poisoned (all NaN) before each run, so an entry a kernel forgets to write
+// fails the check; NaN in the inputs must come out as NaN.
+#include "gemm_kernels.h"
+#include "gemm_reference.h"
+
+#include <lab/device_buffer.h>
+#include <lab_catch.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace
+{
+  using step4::GemmArgs;
+  using step4::GemmProblem;
+  using step4::GemmShape;
+  using step4::Op;
+
+  // Runs @p launch on the problem and returns C. With β = 0 the device C is poisoned
+  // (C is output only); otherwise it holds the problem's C.
+  template <typename T>
+  lab::Matrix<T> run_on_gpu(const GemmProblem<T> &p,
+                            void (*launch)(const GemmArgs<T> &, cudaStream_t))
+  {
+    lab::DeviceBuffer<T> a(p.a), b(p.b), c(p.c.size());
+    if (p.beta == T(0))
+      c.poison();
+    else
+      c.upload(p.c);
+    const GemmArgs<T> args{p.shape, p.alpha, p.beta, a.data(), p.a.ld(),
+                           b.data(), p.b.ld(),  c.data(), p.c.ld()};
+    launch(args, nullptr);
+    LAB_CHECK(cudaDeviceSynchronize());
+    lab::Matrix<T> result(p.c.rows(), p.c.cols(), p.c.ld());
+    c.download(result);
+    return result;
+  }
+
+  // The shapes every kernel must get right, as (m, n, k). The large ones are a
+  // test case of their own (tag [large]), which the compute-sanitizer runs leave out:
+  // under the sanitizer a kernel runs a hundred times slower.
+  std::vector<GemmShape> test_shapes(bool large)
+  {
+    if (large)
+      return {{300, 129, 1000}, {1000, 999, 1001}};
+    std::vector<GemmShape> shapes = {{1, 1, 1}, {2, 2, 2}, {3, 1, 5}, {1, 7, 3}};
+    for (const int tile : {16, 32, 64, 128})
+      for (const int d : {-1, 1})
+        {
+          shapes.push_back({tile + d, tile, tile});
+          shapes.push_back({tile, tile + d, tile});
+          shapes.push_back({tile, tile, tile + d});
+        }
+    shapes.push_back({17, 33, 65});
+    shapes.push_back({65, 17, 33});
+    shapes.push_back({256, 256, 256});
+    return shapes;
+  }
+
+  std::string describe(const GemmShape &s)
+  {
+    return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) +
+           " " + step4::op_letter(s.op_a) + step4::op_letter(s.op_b);
+  }
+
+  // Every shape, with the transposes the kernel accepts, with (α, β) = (1, 0) and
+  // (-1.5, 0.5); the error must be within the tolerance (FP32 or TF32).
+  template <typename T>
+  void check_kernel(const step4::GemmKernel<T> &kernel, bool tf32, bool large = false)
+  {
+    INFO("kernel " << kernel.name);
+    std::vector<Op> ops = {Op::none};
+    if (kernel.transposes)
+      ops.push_back(Op::transpose);
+    unsigned seed = 1;
+    for (GemmShape shape : test_shapes(large))
+      for (const Op op_a : ops)
+        for (const Op op_b : ops)
+          for (const bool scaled : {false, true})
+            {
+              shape.op_a = op_a;
+              shape.op_b = op_b;
+              const T alpha = scaled ? T(-1.5) : T(1), beta = scaled ? T(0.5) : T(0);
+              const GemmProblem<T> p = step4::random_problem<T>(shape, alpha, beta, ++seed);
+              INFO("shape " << describe(shape) << ", alpha " << alpha << ", beta " << beta);
+              const double error = step4::gemm_error(p, run_on_gpu(p, kernel.launch));
+              const double tolerance =
+                tf32 ? step4::tf32_tolerance(shape.k) : step4::gemm_tolerance<T>(shape.k);
+              CHECK(error <= tolerance);
+            }
+  }
+} // namespace
+
+TEST_CASE("every FP32 kernel matches the double reference", "[gpu]")
+{
+  for (const auto &kernel : step4::fp32_kernels())
+    {
+      DYNAMIC_SECTION(kernel.name) { check_kernel(kernel, false); }
+    }
+}
+
+TEST_CASE("every kernel is right on shapes of about a thousand", "[gpu][large]")
+{
+  for (const auto &kernel : step4::fp32_kernels())
+    {
+      DYNAMIC_SECTION(kernel.name) { check_kernel(kernel, false, true); }
+    }
+  check_kernel(step4::tf32_kernel(), true, true);
+  check_kernel(step4::fp64_kernel(), false, true);
+}
+
+TEST_CASE("the TF32 tensor-core kernel is within the TF32 tolerance", "[gpu]")
+{
+  check_kernel(step4::tf32_kernel(), true);
+}
+
+TEST_CASE("the double-precision kernel matches the reference", "[gpu]")
+{
+  check_kernel(step4::fp64_kernel(), false);
+}
+
+TEST_CASE("padded leading dimensions and misaligned rows are honoured", "[gpu]")
+{
+  // Matrices whose rows are longer than their used part (ld > cols), with odd
+  // padding so that rows do not start on 16-byte boundaries: the kernels must use ld,
+  // and fall back from 16-byte loads.
+  for (const int pad : {3, 4})
+    {
+      GemmProblem<float> p = step4::random_problem<float>({70, 90, 110}, 1.0f, 0.0f, 99);
+      const auto padded = [pad](const lab::Matrix<float> &m) {
+        lab::Matrix<float> out(m.rows(), m.cols(), m.cols() + pad);
+        for (int r = 0; r < m.rows(); ++r)
+          for (int c = 0; c < m.cols(); ++c)
+            out(r, c) = m(r, c);
+        return out;
+      };
+      p.a = padded(p.a);
+      p.b = padded(p.b);
+      p.c = padded(p.c);
+      for (const auto &kernel : step4::fp32_kernels())
+        {
+          INFO("kernel " << kernel.name << ", padding " << pad);
+          CHECK(step4::gemm_error(p, run_on_gpu(p, kernel.launch)) <=
+                step4::gemm_tolerance<float>(110));
+        }
+      CHECK(step4::gemm_error(p, run_on_gpu(p, step4::tf32_kernel().launch)) <=
+            step4::tf32_tolerance(110));
+    }
+}
+
+TEST_CASE("NaN in A or B gives NaN in exactly the entries it touches", "[gpu]")
+{
+  // A NaN at A(3, 5) enters every entry of row 3 of C, and nothing else; one at
+  // B(7, 11) every entry of column 11. (A kernel that zero-fills or skips values
+  // would lose the NaN; one that reads out of place would spread it.)
+  const GemmShape shape{130, 140, 150};
+  GemmProblem<float> p = step4::random_problem<float>(shape, 1.0f, 0.0f, 5);
+  p.a(3, 5) = std::numeric_limits<float>::quiet_NaN();
+  p.b(7, 11) = std::numeric_limits<float>::quiet_NaN();
+  auto kernels = step4::fp32_kernels();
+  kernels.push_back(step4::tf32_kernel());
+  for (const auto &kernel : kernels)
+    {
+      INFO("kernel " << kernel.name);
+      const lab::Matrix<float> c = run_on_gpu(p, kernel.launch);
+      int wrong = 0;
+      for (int i = 0; i < shape.m; ++i)
+        for (int j = 0; j < shape.n; ++j)
+          wrong += std::isnan(c(i, j)) != (i == 3 || j == 11);
+      CHECK(wrong == 0);
+      CHECK(std::isnan(step4::gemm_error(p, c)));
+    }
+}
+
+TEST_CASE("beta = 0 never reads C; beta != 0 does", "[gpu]")
+{
+  // With beta = 0, C on the device is all NaN (run_on_gpu poisons it) and the result
+  // must still be exact; with beta = 1 and a NaN in C, that entry alone is NaN.
+  GemmProblem<float> p = step4::random_problem<float>({40, 50, 60}, 2.0f, 1.0f, 8);
+  p.c(4, 6) = std::numeric_limits<float>::quiet_NaN();
+  for (const auto &kernel : step4::fp32_kernels())
+    {
+      INFO("kernel " << kernel.name);
+      const lab::Matrix<float> c = run_on_gpu(p, kernel.launch);
+      int nan_count = 0;
+      for (int i = 0; i < 40; ++i)
+        for (int j = 0; j < 50; ++j)
+          nan_count += std::isnan(c(i, j));
+      CHECK(nan_count == 1);
+      CHECK(std::isnan(c(4, 6)));
+    }
+}
+
+TEST_CASE("the simple kernels refuse transposes they do not implement", "[gpu]")
+{
+  for (const auto &kernel : step4::fp32_kernels())
+    if (!kernel.transposes)
+      {
+        INFO("kernel " << kernel.name);
+        const GemmProblem<float> p =
+          step4::random_problem<float>({8, 8, 8, Op::transpose}, 1.0f, 0.0f, 3);
+        CHECK_THROWS_AS(run_on_gpu(p, kernel.launch), std::invalid_argument);
+      }
+}

@@ -98,10 +98,15 @@ namespace step4
   // One warm-up run, then the median of `reps` runs, each between two CUDA events:
   // GPU time of the kernel alone. A launch returns before the kernel has run, so a
   // host clock would time the launch, not the work.
-  double time_gpu(int reps, const std::function<void()> &launch)
+  //
+  // `prepare`, when given, runs before each repetition, outside the timed interval.
+  double time_gpu(int reps, const std::function<void()> &launch,
+                  const std::function<void()> &prepare = {})
   {
     lab::CudaEvent start, stop;
     const auto samples = lab::repeat(reps, [&] {
+      if (prepare)
+        prepare();
       start.record();
       launch();
       stop.record();
@@ -115,20 +120,26 @@ namespace step4
   // @sect3{One product on the device}
   //
   // The data of one problem on the GPU: A and B, and C, which every run overwrites.
-  // `run` poisons C (every float NaN), times the launch, copies C back and returns
-  // the median time and the error against the double reference. A kernel that leaves
-  // any entry of C unwritten leaves a NaN there, and the check fails.
+  // `run` times the launch, copies C back and returns the median time and the error
+  // against the double reference. With β = 0, C is poisoned (every float NaN) before
+  // the runs: a kernel that leaves any entry of C unwritten leaves a NaN there, and
+  // the check fails. With β ≠ 0 each run reads C, so before each run (untimed) C is
+  // restored from a pristine copy: otherwise every repetition would scale the
+  // previous result again.
   template <typename T>
   struct DeviceProblem
   {
     const GemmProblem<T> &problem;
-    lab::DeviceBuffer<T> a, b, c;
+    lab::DeviceBuffer<T> a, b, c, c_input;
     GemmArgs<T> args;
 
     explicit DeviceProblem(const GemmProblem<T> &p)
-      : problem(p), a(p.a), b(p.b), c(p.c),
+      : problem(p), a(p.a), b(p.b), c(p.c), c_input(p.beta == T(0) ? 0 : p.c.size()),
         args{p.shape, p.alpha, p.beta, a.data(), p.a.ld(), b.data(), p.b.ld(), c.data(), p.c.ld()}
-    {}
+    {
+      if (p.beta != T(0))
+        c_input.upload(p.c);
+    }
 
     struct Result
     {
@@ -138,11 +149,12 @@ namespace step4
 
     Result run(int reps, const std::function<void(const GemmArgs<T> &)> &launch)
     {
+      std::function<void()> restore_c;
       if (problem.beta == T(0))
         c.poison();
       else
-        c.upload(problem.c);
-      const double ms = time_gpu(reps, [&] { launch(args); });
+        restore_c = [&] { c.copy_from_device(c_input); };
+      const double ms = time_gpu(reps, [&] { launch(args); }, restore_c);
       lab::Matrix<T> result(problem.c.rows(), problem.c.cols(), problem.c.ld());
       c.download(result);
       return {ms, gemm_error(problem, result)};

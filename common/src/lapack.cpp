@@ -5,6 +5,25 @@
 #endif
 
 #include <stdexcept>
+#include <string>
+#include <utility>
+
+#if LAB_HAVE_LAPACKE
+// The matrix product of the Fortran BLAS, which LAPACKE does not wrap. OpenBLAS (the
+// library behind LAPACK here) exports it under Fortran's name, with every argument
+// passed by address and the transposes as the letters "N" or "T".
+extern "C"
+{
+  void sgemm_(const char *transa, const char *transb, const int *m, const int *n,
+              const int *k, const float *alpha, const float *a, const int *lda,
+              const float *b, const int *ldb, const float *beta, float *c,
+              const int *ldc);
+  void dgemm_(const char *transa, const char *transb, const int *m, const int *n,
+              const int *k, const double *alpha, const double *a, const int *lda,
+              const double *b, const int *ldb, const double *beta, double *c,
+              const int *ldc);
+}
+#endif
 
 namespace lab
 {
@@ -15,6 +34,39 @@ namespace lab
     {
       if (rows != cols)
         throw std::invalid_argument("LAPACK Cholesky needs a square matrix");
+    }
+
+    // BLAS stores matrices by columns, and has no row-major switch like LAPACKE's.
+    // None is needed: a row-major matrix read by columns is its transpose, with the
+    // same leading dimension. So BLAS sees Aᵀ (k x m), Bᵀ (n x k) and Cᵀ (n x m), and
+    // the row-major C = A B is the column-major Cᵀ = Bᵀ Aᵀ: the same call with A and
+    // B swapped and m and n swapped, no copy and no transpose.
+    template <typename T, typename Gemm>
+    bool multiply(Gemm gemm, const Matrix<T> &a, const Matrix<T> &b, Matrix<T> &c)
+    {
+      if (a.cols() != b.rows())
+        throw std::invalid_argument(
+          "BLAS product C = A B needs A.cols() == B.rows(), but A is " +
+          std::to_string(a.rows()) + " x " + std::to_string(a.cols()) + " and B is " +
+          std::to_string(b.rows()) + " x " + std::to_string(b.cols()));
+      const int m = a.rows();
+      const int n = b.cols();
+      const int k = a.cols();
+      Matrix<T> product(m, n);
+      // An empty product, or k = 0 (a product of zeros), is left as zeros: BLAS would
+      // refuse the leading dimension 0 of an empty matrix.
+      if (m > 0 && n > 0 && k > 0)
+        {
+          const T one = 1;
+          const T zero = 0;
+          const int lda = a.ld();
+          const int ldb = b.ld();
+          const int ldc = product.ld();
+          gemm("N", "N", &n, &m, &k, &one, b.data(), &ldb, a.data(), &lda, &zero,
+               product.data(), &ldc);
+        }
+      c = std::move(product);
+      return true;
     }
   } // namespace
 
@@ -34,9 +86,27 @@ namespace lab
     require_square(a.rows(), a.cols());
     return LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', a.rows(), a.data(), a.ld());
   }
+
+  bool blas_multiply(const Matrix<float> &a, const Matrix<float> &b, Matrix<float> &c)
+  {
+    return multiply(sgemm_, a, b, c);
+  }
+
+  bool blas_multiply(const Matrix<double> &a, const Matrix<double> &b, Matrix<double> &c)
+  {
+    return multiply(dgemm_, a, b, c);
+  }
 #else
   bool have_lapack() { return false; }
   std::optional<int> lapack_cholesky(Matrix<float> &) { return std::nullopt; }
   std::optional<int> lapack_cholesky(Matrix<double> &) { return std::nullopt; }
+  bool blas_multiply(const Matrix<float> &, const Matrix<float> &, Matrix<float> &)
+  {
+    return false;
+  }
+  bool blas_multiply(const Matrix<double> &, const Matrix<double> &, Matrix<double> &)
+  {
+    return false;
+  }
 #endif
 } // namespace lab

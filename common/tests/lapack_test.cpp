@@ -1,11 +1,16 @@
-// Tests of lab/lapack.h: LAPACK's Cholesky where the course was built with LAPACKE,
-// nothing where it was not.
+// Tests of lab/lapack.h: LAPACK's Cholesky and BLAS's product where the course was
+// built with LAPACKE, nothing where it was not.
 #include <lab/lapack.h>
 #include <lab/residuals.h>
 #include <lab/test_matrices.h>
 #include <lab_catch.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
 #include <optional>
+#include <stdexcept>
 
 namespace
 {
@@ -19,6 +24,68 @@ namespace
       for (int c = 0; c < 3; ++c)
         a(r, c) = values[r][c];
     return a;
+  }
+
+  // A copy of @p x stored with @p padding extra numbers at the end of each row, which
+  // hold a marker.
+  template <typename T>
+  lab::Matrix<T> padded(const lab::Matrix<T> &x, int padding)
+  {
+    lab::Matrix<T> result(x.rows(), x.cols(), x.cols() + padding);
+    for (std::size_t i = 0; i < result.size(); ++i)
+      result.data()[i] = T(-777);
+    for (int r = 0; r < x.rows(); ++r)
+      for (int c = 0; c < x.cols(); ++c)
+        result(r, c) = x(r, c);
+    return result;
+  }
+
+  // The largest |C − A B| of an entry over its bound (k + 2) ε Σ_p |A_ip| |B_pj|, with
+  // A B computed in double: at most 1 for a correct product in precision T.
+  template <typename T>
+  double product_error(const lab::Matrix<T> &a, const lab::Matrix<T> &b,
+                       const lab::Matrix<T> &c)
+  {
+    const int k = a.cols();
+    const double epsilon = std::numeric_limits<T>::epsilon();
+    double worst = 0;
+    for (int i = 0; i < a.rows(); ++i)
+      for (int j = 0; j < b.cols(); ++j)
+        {
+          double sum = 0;
+          double magnitude = 0;
+          for (int p = 0; p < k; ++p)
+            {
+              sum += double(a(i, p)) * double(b(p, j));
+              magnitude += std::abs(double(a(i, p)) * double(b(p, j)));
+            }
+          const double error = std::abs(double(c(i, j)) - sum);
+          if (std::isnan(error))
+            return error;
+          worst = std::max(worst, error / ((k + 2) * epsilon * magnitude));
+        }
+    return worst;
+  }
+
+  template <typename T>
+  void check_blas_multiply(int m, int n, int k, int padding)
+  {
+    INFO("m " << m << ", n " << n << ", k " << k << ", padding " << padding);
+    const lab::Matrix<T> a = padded(lab::random_matrix<T>(m, k, 10 + m), padding);
+    const lab::Matrix<T> b = padded(lab::random_matrix<T>(k, n, 20 + n), padding);
+    lab::Matrix<T> c(2, 3);
+    if (!lab::blas_multiply(a, b, c))
+      {
+        CHECK_FALSE(lab::have_lapack());
+        CHECK(c.rows() == 2);
+        return;
+      }
+    REQUIRE(lab::have_lapack());
+    REQUIRE(c.rows() == m);
+    REQUIRE(c.cols() == n);
+    const double error = product_error(a, b, c);
+    CAPTURE(error);
+    CHECK(error <= 1);
   }
 } // namespace
 
@@ -102,4 +169,74 @@ TEST_CASE("lapack: a matrix that is not square is refused")
     CHECK_THROWS_AS(lab::lapack_cholesky(a), std::invalid_argument);
   else
     CHECK_FALSE(lab::lapack_cholesky(a).has_value());
+}
+
+TEST_CASE("lapack: blas_multiply of rectangular and padded matrices, float and double")
+{
+  const int shapes[][3] = {{1, 1, 1}, {2, 3, 4},    {17, 33, 65},
+                           {100, 1, 7}, {1, 100, 3}, {129, 65, 257}};
+  for (const auto &shape : shapes)
+    for (const int padding : {0, 3})
+      {
+        check_blas_multiply<float>(shape[0], shape[1], shape[2], padding);
+        check_blas_multiply<double>(shape[0], shape[1], shape[2], padding);
+      }
+}
+
+TEST_CASE("lapack: blas_multiply knows which factor comes first")
+{
+  // A B ≠ B A for these two: A = [[1, 2], [3, 4]], B = [[0, 1], [1, 0]] swaps the
+  // columns of A, so A B = [[2, 1], [4, 3]].
+  lab::Matrix<double> a(2, 2), b(2, 2), c;
+  a(0, 0) = 1, a(0, 1) = 2, a(1, 0) = 3, a(1, 1) = 4;
+  b(0, 1) = 1, b(1, 0) = 1;
+  if (!lab::blas_multiply(a, b, c))
+    {
+      CHECK_FALSE(lab::have_lapack());
+      return;
+    }
+  CHECK(c(0, 0) == 2);
+  CHECK(c(0, 1) == 1);
+  CHECK(c(1, 0) == 4);
+  CHECK(c(1, 1) == 3);
+}
+
+TEST_CASE("lapack: blas_multiply may overwrite one of its factors")
+{
+  const lab::Matrix<float> a = lab::random_matrix<float>(20, 20, 5);
+  const lab::Matrix<float> b = lab::random_matrix<float>(20, 20, 6);
+  lab::Matrix<float> product = a;
+  if (!lab::blas_multiply(product, b, product))
+    {
+      CHECK_FALSE(lab::have_lapack());
+      return;
+    }
+  CHECK(product_error(a, b, product) <= 1);
+}
+
+TEST_CASE("lapack: blas_multiply with an empty inner dimension gives zeros")
+{
+  const lab::Matrix<double> a(3, 0), b(0, 4);
+  lab::Matrix<double> c(1, 1);
+  c(0, 0) = 42;
+  if (!lab::blas_multiply(a, b, c))
+    {
+      CHECK_FALSE(lab::have_lapack());
+      return;
+    }
+  REQUIRE(c.rows() == 3);
+  REQUIRE(c.cols() == 4);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j)
+      CHECK(c(i, j) == 0);
+}
+
+TEST_CASE("lapack: blas_multiply refuses factors that do not fit")
+{
+  const lab::Matrix<float> a(3, 4), b(5, 2);
+  lab::Matrix<float> c;
+  if (lab::have_lapack())
+    CHECK_THROWS_AS(lab::blas_multiply(a, b, c), std::invalid_argument);
+  else
+    CHECK_FALSE(lab::blas_multiply(a, b, c));
 }

@@ -82,6 +82,13 @@ namespace lab
       LAB_CHECK(cudaMemcpy(destination, data_, n * sizeof(T), cudaMemcpyDeviceToHost));
     }
 
+    /// Copies all of @p source, which must not be larger, within the device.
+    void copy_from_device(const DeviceBuffer &source)
+    {
+      require(source.count_);
+      LAB_CHECK(cudaMemcpy(data_, source.data_, source.bytes(), cudaMemcpyDeviceToDevice));
+    }
+
     /// Copies all of @p m (rows() * ld() elements) to the device.
     void upload(const Matrix<T> &m) { copy_from_host(m.data(), m.size()); }
     /// Copies rows() * ld() elements back into @p m.

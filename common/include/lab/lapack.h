@@ -1,11 +1,12 @@
 #pragma once
 /// @file
-/// @brief The LAPACK routines the course compares against, where LAPACK is installed.
+/// @brief The LAPACK and BLAS routines the course compares against, where installed.
 ///
 /// LAPACK (here: OpenBLAS's, using every core) is what a careful CPU implementation
 /// achieves. The course prints its time beside its own CPU code, so that "the GPU is
 /// 50 times faster than the CPU" is never said against a naive loop alone. When the
-/// course is built without LAPACKE the functions return nothing and the tables show NaN.
+/// course is built without LAPACKE the functions return nothing (or false) and the
+/// tables show NaN.
 
 #include <lab/matrix.h>
 
@@ -22,4 +23,12 @@ namespace lab
   std::optional<int> lapack_cholesky(Matrix<float> &a);
   /// Cholesky factorisation (potrf), double precision; see the float version.
   std::optional<int> lapack_cholesky(Matrix<double> &a);
+
+  /// The product C = A B through BLAS (sgemm), for A m x k and B k x n of any leading
+  /// dimensions; @p c becomes the m x n product (it may be the same object as @p a or
+  /// @p b). Returns false, and leaves @p c alone, without LAPACK and BLAS. Throws
+  /// std::invalid_argument when A.cols() != B.rows().
+  bool blas_multiply(const Matrix<float> &a, const Matrix<float> &b, Matrix<float> &c);
+  /// The product C = A B through BLAS (dgemm), double precision; see the float version.
+  bool blas_multiply(const Matrix<double> &a, const Matrix<double> &b, Matrix<double> &c);
 } // namespace lab

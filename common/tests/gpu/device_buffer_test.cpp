@@ -159,3 +159,19 @@ TEST_CASE("device_buffer: too large an allocation says what was needed and what 
   CHECK(back == values);
   CHECK(cudaDeviceSynchronize() == cudaSuccess);
 }
+
+TEST_CASE("device_buffer: copy_from_device copies within the GPU, and refuses a larger source")
+{
+  const std::vector<float> values = {1.5f, -2.0f, 3.25f, 4.0f};
+  lab::DeviceBuffer<float> source(values.size()), target(values.size() + 2);
+  source.copy_from_host(values.data(), values.size());
+  target.poison();
+  target.copy_from_device(source);
+  std::vector<float> back(values.size() + 2);
+  target.copy_to_host(back.data(), back.size());
+  for (std::size_t i = 0; i < values.size(); ++i)
+    CHECK(back[i] == values[i]);
+  CHECK(std::isnan(back[values.size()]));
+  lab::DeviceBuffer<float> small(2);
+  CHECK_THROWS_AS(small.copy_from_device(source), std::out_of_range);
+}

@@ -1,0 +1,391 @@
+// Tests of the CPU side of step-4: the check of a product (gemm_reference.h) and the
+// CPU products (gemm_cpu.h). They run on every machine.
+#include "gemm_cpu.h"
+#include "gemm_reference.h"
+
+#include <lab/lapack.h>
+#include <lab/matrix.h>
+#include <lab_catch.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+
+using step4::GemmProblem;
+using step4::GemmShape;
+using step4::Op;
+
+namespace
+{
+  using Multiply = void (*)(const lab::Matrix<float> &, const lab::Matrix<float> &,
+                            lab::Matrix<float> &);
+
+  struct Variant
+  {
+    const char *name;
+    Multiply multiply;
+  };
+
+  const Variant variants[] = {{"naive", step4::multiply_naive},
+                              {"cache tiled", step4::multiply_cache_tiled},
+                              {"OpenMP rows", step4::multiply_openmp_rows},
+                              {"OpenMP tiles", step4::multiply_openmp_tiles}};
+
+  // m, n, k: 1, 2, the tile of 64 and its neighbours, sizes that are multiples of
+  // nothing, a single column and a single row, and several tiles with ragged edges.
+  const int shapes[][3] = {{1, 1, 1},    {2, 2, 2},   {63, 63, 63},
+                           {64, 64, 64}, {65, 65, 65}, {17, 33, 65},
+                           {100, 1, 7},  {1, 100, 3}, {129, 65, 257}};
+
+  const double nan_double = std::numeric_limits<double>::quiet_NaN();
+  const float nan_float = std::numeric_limits<float>::quiet_NaN();
+
+  GemmProblem<float> product_problem(int m, int n, int k, unsigned seed)
+  {
+    return step4::random_problem<float>(GemmShape{m, n, k}, 1, 0, seed);
+  }
+
+  // A second look that does not go through gemm_error: the entries of A and B lie in
+  // [-1, 1], so every Σ_p |A_ip| |B_pj| is at most k, and a correct product is within
+  // k times the tolerance of the reference, entry by entry.
+  double max_difference(const lab::Matrix<float> &c, const lab::Matrix<double> &reference)
+  {
+    double worst = 0;
+    for (int i = 0; i < c.rows(); ++i)
+      for (int j = 0; j < c.cols(); ++j)
+        {
+          const double difference = std::abs(c(i, j) - reference(i, j));
+          if (std::isnan(difference))
+            return nan_double;
+          worst = std::max(worst, difference);
+        }
+    return worst;
+  }
+
+  // The double reference rounded to T: the best answer there is in precision T.
+  template <typename T>
+  lab::Matrix<T> rounded_reference(const GemmProblem<T> &p)
+  {
+    return lab::convert<T>(step4::reference_gemm(p));
+  }
+
+  template <typename T>
+  lab::Matrix<T> transpose(const lab::Matrix<T> &x)
+  {
+    lab::Matrix<T> result(x.cols(), x.rows());
+    for (int r = 0; r < x.rows(); ++r)
+      for (int c = 0; c < x.cols(); ++c)
+        result(c, r) = x(r, c);
+    return result;
+  }
+
+  // The same product with A and/or B stored transposed: op(A) op(B) is unchanged.
+  template <typename T>
+  GemmProblem<T> stored_transposed(const GemmProblem<T> &p, Op op_a, Op op_b)
+  {
+    GemmProblem<T> q = p;
+    q.shape.op_a = op_a;
+    q.shape.op_b = op_b;
+    if (op_a == Op::transpose)
+      q.a = transpose(p.a);
+    if (op_b == Op::transpose)
+      q.b = transpose(p.b);
+    return q;
+  }
+
+  // What TF32 does to a float: only the top 10 of its 23 mantissa bits are kept.
+  lab::Matrix<float> cut_to_tf32(const lab::Matrix<float> &x)
+  {
+    lab::Matrix<float> result = x;
+    for (std::size_t i = 0; i < result.size(); ++i)
+      {
+        std::uint32_t bits;
+        std::memcpy(&bits, &result.data()[i], sizeof bits);
+        bits &= ~std::uint32_t((1u << 13) - 1);
+        std::memcpy(&result.data()[i], &bits, sizeof bits);
+      }
+    return result;
+  }
+} // namespace
+
+TEST_CASE("CPU products agree with the double reference", "[cpu]")
+{
+  for (const Variant &variant : variants)
+    for (const auto &shape : shapes)
+      {
+        const int m = shape[0], n = shape[1], k = shape[2];
+        INFO(variant.name << ": m = " << m << ", n = " << n << ", k = " << k);
+        const GemmProblem<float> p = product_problem(m, n, k, 7 + m + n + k);
+        const lab::Matrix<double> reference = step4::reference_gemm(p);
+        // The output starts with the wrong shape and NaN: it must be replaced.
+        lab::Matrix<float> c(3, 2);
+        c(0, 0) = nan_float;
+        variant.multiply(p.a, p.b, c);
+        REQUIRE(c.rows() == m);
+        REQUIRE(c.cols() == n);
+        CHECK(max_difference(c, reference) <= step4::gemm_tolerance<float>(k) * k);
+        CHECK(step4::gemm_error(p, c) <= step4::gemm_tolerance<float>(k));
+      }
+}
+
+TEST_CASE("The BLAS product agrees with the double reference", "[cpu]")
+{
+  for (const auto &shape : shapes)
+    {
+      const int m = shape[0], n = shape[1], k = shape[2];
+      INFO("m = " << m << ", n = " << n << ", k = " << k);
+      const GemmProblem<float> p = product_problem(m, n, k, 11 + m);
+      lab::Matrix<float> c;
+      if (!step4::multiply_blas(p.a, p.b, c))
+        {
+          CHECK_FALSE(lab::have_lapack());
+          continue;
+        }
+      REQUIRE(c.rows() == m);
+      REQUIRE(c.cols() == n);
+      CHECK(step4::gemm_error(p, c) <= step4::gemm_tolerance<float>(k));
+    }
+}
+
+TEST_CASE("CPU products read padded rows and may overwrite a factor", "[cpu]")
+{
+  const GemmProblem<float> p = product_problem(70, 67, 66, 3);
+  // A and B inside wider arrays, the extra numbers NaN: any read of them shows.
+  lab::Matrix<float> a(70, 66, 71), b(66, 67, 69);
+  std::fill(a.data(), a.data() + a.size(), nan_float);
+  std::fill(b.data(), b.data() + b.size(), nan_float);
+  for (int i = 0; i < 70; ++i)
+    for (int j = 0; j < 66; ++j)
+      a(i, j) = p.a(i, j);
+  for (int i = 0; i < 66; ++i)
+    for (int j = 0; j < 67; ++j)
+      b(i, j) = p.b(i, j);
+  for (const Variant &variant : variants)
+    {
+      INFO(variant.name);
+      lab::Matrix<float> c;
+      variant.multiply(a, b, c);
+      CHECK(step4::gemm_error(p, c) <= step4::gemm_tolerance<float>(66));
+      lab::Matrix<float> in_place = a;
+      variant.multiply(in_place, b, in_place);
+      CHECK(step4::gemm_error(p, in_place) <= step4::gemm_tolerance<float>(66));
+    }
+}
+
+TEST_CASE("CPU products with an empty inner dimension give zeros", "[cpu]")
+{
+  const lab::Matrix<float> a(5, 0), b(0, 3);
+  for (const Variant &variant : variants)
+    {
+      INFO(variant.name);
+      lab::Matrix<float> c;
+      variant.multiply(a, b, c);
+      REQUIRE(c.rows() == 5);
+      REQUIRE(c.cols() == 3);
+      for (int i = 0; i < 5; ++i)
+        for (int j = 0; j < 3; ++j)
+          CHECK(c(i, j) == 0);
+    }
+}
+
+TEST_CASE("CPU products refuse factors that do not fit", "[cpu]")
+{
+  const lab::Matrix<float> a(4, 5), b(6, 3);
+  lab::Matrix<float> c;
+  for (const Variant &variant : variants)
+    {
+      INFO(variant.name);
+      CHECK_THROWS_AS(variant.multiply(a, b, c), std::invalid_argument);
+    }
+  CHECK_THROWS_AS(step4::multiply_blas(a, b, c), std::invalid_argument);
+}
+
+TEST_CASE("The naive product meets the tolerance at k = 1000", "[cpu]")
+{
+  // The float sum of 1000 products really does round (the error is not 0), and stays
+  // within (k + 2)ε all the same.
+  const GemmProblem<float> p = product_problem(40, 50, 1000, 5);
+  lab::Matrix<float> c;
+  step4::multiply_naive(p.a, p.b, c);
+  const double error = step4::gemm_error(p, c);
+  CAPTURE(error, step4::gemm_tolerance<float>(1000));
+  CHECK(error > 0);
+  CHECK(error <= step4::gemm_tolerance<float>(1000));
+}
+
+TEST_CASE("gemm_error of the rounded reference is at most epsilon", "[cpu]")
+{
+  // Full check (small) and sampled check (700 x 600 > 512²), with β ≠ 0 so that C
+  // counts, in both precisions.
+  const int sizes[][3] = {{17, 33, 65}, {700, 600, 50}};
+  for (const auto &size : sizes)
+    {
+      const GemmShape shape{size[0], size[1], size[2]};
+      INFO("m = " << shape.m << ", n = " << shape.n << ", k = " << shape.k);
+      const GemmProblem<float> pf = step4::random_problem<float>(shape, 1.5f, -0.5f, 1);
+      const GemmProblem<double> pd = step4::random_problem<double>(shape, 1.5, -0.5, 1);
+      CHECK(step4::gemm_error(pf, rounded_reference(pf)) <=
+            std::numeric_limits<float>::epsilon());
+      CHECK(step4::gemm_error(pd, rounded_reference(pd)) <=
+            std::numeric_limits<double>::epsilon());
+    }
+}
+
+TEST_CASE("gemm_error finds one wrong entry", "[cpu]")
+{
+  SECTION("sampled: a wrong entry in the first row, the last row, the last column")
+  {
+    const GemmProblem<float> p = product_problem(700, 600, 50, 2);
+    const lab::Matrix<float> good = rounded_reference(p);
+    REQUIRE(step4::gemm_error(p, good) <= step4::gemm_tolerance<float>(50));
+    const int wrong[][2] = {{0, 321}, {699, 5}, {250, 599}};
+    for (const auto &at : wrong)
+      {
+        INFO("wrong entry (" << at[0] << ", " << at[1] << ")");
+        lab::Matrix<float> c = good;
+        c(at[0], at[1]) += 0.01f;
+        CHECK(step4::gemm_error(p, c) > 100 * step4::gemm_tolerance<float>(50));
+      }
+  }
+  SECTION("full: a wrong entry anywhere")
+  {
+    const GemmProblem<float> p = product_problem(100, 90, 30, 3);
+    lab::Matrix<float> c = rounded_reference(p);
+    c(37, 58) *= 1.001f;
+    CHECK(step4::gemm_error(p, c) > step4::gemm_tolerance<float>(30));
+  }
+}
+
+TEST_CASE("gemm_error is NaN when a checked entry is NaN", "[cpu]")
+{
+  SECTION("sampled")
+  {
+    const GemmProblem<float> p = product_problem(700, 600, 20, 4);
+    lab::Matrix<float> c = rounded_reference(p);
+    c(0, 5) = nan_float;
+    CHECK(std::isnan(step4::gemm_error(p, c)));
+  }
+  SECTION("full, in a double product")
+  {
+    const GemmProblem<double> p =
+      step4::random_problem<double>(GemmShape{31, 47, 9}, 1, 0, 4);
+    lab::Matrix<double> c = rounded_reference(p);
+    c(30, 46) = nan_double;
+    CHECK(std::isnan(step4::gemm_error(p, c)));
+  }
+  SECTION("an infinite entry gives an infinite error")
+  {
+    const GemmProblem<float> p = product_problem(20, 20, 20, 4);
+    lab::Matrix<float> c = rounded_reference(p);
+    c(3, 4) = std::numeric_limits<float>::infinity();
+    CHECK(std::isinf(step4::gemm_error(p, c)));
+  }
+}
+
+TEST_CASE("gemm_error reads C only when beta is not zero", "[cpu]")
+{
+  for (const int m : {30, 700})
+    {
+      INFO("m = " << m);
+      GemmProblem<float> p = step4::random_problem<float>(GemmShape{m, 600, 40}, 2, 0, 6);
+      const lab::Matrix<float> c = rounded_reference(p);
+      std::fill(p.c.data(), p.c.data() + p.c.size(), nan_float);
+      CHECK(step4::gemm_error(p, c) <= std::numeric_limits<float>::epsilon());
+      p.c = lab::Matrix<float>();
+      CHECK(step4::gemm_error(p, c) <= std::numeric_limits<float>::epsilon());
+    }
+  // With β ≠ 0 a result that forgot β C is wrong.
+  const GemmProblem<float> with_c =
+    step4::random_problem<float>(GemmShape{40, 30, 20}, 1, 1, 6);
+  lab::Matrix<float> forgot_c;
+  step4::multiply_naive(with_c.a, with_c.b, forgot_c);
+  CHECK(step4::gemm_error(with_c, forgot_c) > 1e-3);
+}
+
+TEST_CASE("gemm_error honours the transposes", "[cpu]")
+{
+  const int sizes[][3] = {{23, 41, 37}, {700, 600, 45}};
+  const Op ops[] = {Op::none, Op::transpose};
+  for (const auto &size : sizes)
+    {
+      const GemmProblem<float> p = product_problem(size[0], size[1], size[2], 8);
+      lab::Matrix<float> c;
+      step4::multiply_openmp_tiles(p.a, p.b, c);
+      const double error = step4::gemm_error(p, c);
+      REQUIRE(error <= step4::gemm_tolerance<float>(size[2]));
+      for (const Op op_a : ops)
+        for (const Op op_b : ops)
+          {
+            INFO("m = " << size[0] << ", n = " << size[1] << ", k = " << size[2]
+                        << ", op(A) = " << step4::op_letter(op_a)
+                        << ", op(B) = " << step4::op_letter(op_b));
+            const GemmProblem<float> q = stored_transposed(p, op_a, op_b);
+            // The same sums in the same order: the same numbers exactly.
+            CHECK(step4::gemm_error(q, c) == error);
+            const lab::Matrix<double> r = step4::reference_gemm(p);
+            const lab::Matrix<double> s = step4::reference_gemm(q);
+            CHECK(std::equal(r.data(), r.data() + r.size(), s.data()));
+          }
+    }
+  // A transpose that is asked for but not done is found: here A and B are square, so
+  // the problem with op = T is well formed, but its product is a different one.
+  const GemmProblem<float> p = product_problem(50, 50, 50, 9);
+  lab::Matrix<float> c;
+  step4::multiply_naive(p.a, p.b, c);
+  for (const Op op_a : ops)
+    for (const Op op_b : ops)
+      {
+        if (op_a == Op::none && op_b == Op::none)
+          continue;
+        INFO("op(A) = " << step4::op_letter(op_a)
+                        << ", op(B) = " << step4::op_letter(op_b));
+        GemmProblem<float> q = p;
+        q.shape.op_a = op_a;
+        q.shape.op_b = op_b;
+        CHECK(step4::gemm_error(q, c) > 1e-3);
+      }
+}
+
+TEST_CASE("gemm_error where the exact answer is zero", "[cpu]")
+{
+  // A zero row of A and β = 0: the bound of that row is 0, so its entries must be
+  // exactly 0.
+  GemmProblem<float> p = product_problem(10, 12, 8, 10);
+  for (int j = 0; j < 8; ++j)
+    p.a(0, j) = 0;
+  lab::Matrix<float> c = rounded_reference(p);
+  CHECK(c(0, 3) == 0);
+  CHECK(step4::gemm_error(p, c) <= std::numeric_limits<float>::epsilon());
+  c(0, 3) = 1e-30f;
+  CHECK(std::isinf(step4::gemm_error(p, c)));
+}
+
+TEST_CASE("gemm_error refuses a result of the wrong shape", "[cpu]")
+{
+  const GemmProblem<float> p = product_problem(10, 12, 8, 10);
+  CHECK_THROWS_AS(step4::gemm_error(p, lab::Matrix<float>(12, 10)),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(step4::gemm_error(p, lab::Matrix<float>(10, 12), 1),
+                  std::invalid_argument);
+}
+
+TEST_CASE("The tolerances: float, double and TF32", "[cpu]")
+{
+  CHECK(step4::gemm_tolerance<float>(100) == 102 * std::ldexp(1.0, -23));
+  CHECK(step4::gemm_tolerance<double>(100) == 102 * std::ldexp(1.0, -52));
+  CHECK(step4::tf32_tolerance(100) == std::ldexp(2.0, -10) + 102 * std::ldexp(1.0, -23));
+
+  // A product of inputs cut to TF32 is outside the float tolerance and inside the TF32
+  // one: what a tensor-core kernel will be checked with.
+  const int k = 300;
+  const GemmProblem<float> p = product_problem(64, 64, k, 12);
+  lab::Matrix<float> c;
+  step4::multiply_naive(cut_to_tf32(p.a), cut_to_tf32(p.b), c);
+  const double error = step4::gemm_error(p, c);
+  CAPTURE(error);
+  CHECK(error > step4::gemm_tolerance<float>(k));
+  CHECK(error <= step4::tf32_tolerance(k));
+}

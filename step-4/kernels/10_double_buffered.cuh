@@ -60,7 +60,8 @@ namespace step4
   };
 
   template <typename T, typename Config, Op op_a, Op op_b, bool vectorized>
-  __global__ void __launch_bounds__(Config::threads) double_buffered_kernel(GemmArgs<T> g)
+  __global__ void __launch_bounds__(Config::threads, sizeof(T) == 4 ? Config::min_blocks : 1)
+    double_buffered_kernel(GemmArgs<T> g)
   {
     constexpr int bm = Config::bm, bn = Config::bn, bk = Config::bk;
     constexpr int a_ld = bm + Config::padding, b_ld = bn + Config::padding;

@@ -18,10 +18,10 @@
 // mma_sync multiplies and accumulates, store_matrix_sync writes the result back.
 // Each fragment's elements are rounded to TF32 (__float_to_tf32) after loading.
 //
-// Around the tensor cores it is kernel 10's design with three stages instead of two:
+// Around the tensor cores it is kernel 10's design with four stages instead of two:
 // the tensor cores consume a tile so fast that one tile in flight is not enough to
-// hide the latency of global memory. Block tile 128×128, depth 32; 8 warps, each
-// owning a 64×32 warp tile of 4×2 fragments. Both tiles keep their global layout in
+// hide the latency of global memory. Block tile 256×128, depth 16; 8 warps, each
+// owning a 64×64 warp tile of 4×4 fragments. Both tiles keep their global layout in
 // shared memory (A row-major, as WMMA's row_major matrix_a fragment expects), so
 // every copy is a cp.async. At the end the accumulators go through shared memory, so
 // that the store to C can apply α and β and skip the entries outside C.

@@ -35,6 +35,12 @@ namespace step4
     static constexpr int threads = 32 * warps;
     // Extra elements per shared-memory row (kernel 8's padding).
     static constexpr int padding = 4;
+    // Blocks that must fit on one SM at once, for __launch_bounds__: with 64 sums per
+    // thread and at most 256 threads, asking for two makes the compiler stay within 128
+    // registers, so that two blocks share an SM's 64K registers (one register more,
+    // and only one block fits). With 128 sums per thread, or 512 threads, that cap
+    // would force the sums out of registers (spills, measured 10x slower): ask for one.
+    static constexpr int min_blocks = wm * wn / 32 <= 64 && threads <= 256 ? 2 : 1;
     static_assert(bm % wm == 0 && bn % wn == 0, "warp tiles must tile the block tile");
     static_assert(wm % 32 == 0 && wn % 16 == 0, "a warp covers 32x16 entries at a time");
   };
@@ -103,7 +109,8 @@ namespace step4
   };
 
   template <typename Config, bool vectorized>
-  __global__ void __launch_bounds__(Config::threads) warp_tiling_kernel(GemmArgs<float> g)
+  __global__ void __launch_bounds__(Config::threads, Config::min_blocks)
+    warp_tiling_kernel(GemmArgs<float> g)
   {
     constexpr int bm = Config::bm, bn = Config::bn, bk = Config::bk;
     constexpr int a_ld = bm + Config::padding, b_ld = bn + Config::padding;

@@ -6,13 +6,15 @@
 // both from global memory. This is the 2011 thesis' first kernel, and like it the
 // thread's x index walks down the rows of C.
 //
-// That choice is the kernel's flaw. The 32 threads of a warp have consecutive x,
-// so at every step of the loop they read B(p, j) for the same j (one value,
-// broadcast: fine) and A(i, p) for 32 different rows i: 32 addresses a whole row
-// apart. The memory system serves a warp in 32-byte sectors; 32 scattered floats
-// cost 32 sectors where 4 would do if the addresses were consecutive. The stores to C
-// are scattered the same way. Kernel 3 fixes this by swapping x and y, and nothing
-// else.
+// That choice is the kernel's flaw. A block of 16×16 threads is cut into warps along
+// x first, so a warp is 16 consecutive x (rows i) times 2 y (columns j). At every step
+// of the loop it reads B(p, j) for only 2 different j (broadcasts: fine) and A(i, p)
+// for 16 different rows i: addresses a whole row apart. The memory system serves a
+// warp in 32-byte sectors; 16 scattered floats cost 16 sectors where 2 would do if the
+// addresses were consecutive. The stores to C are scattered the same way. (The
+// thesis stored matrices by columns and put x along the columns of C: the same
+// scattered pattern in the other layout.) Kernel 3 fixes this by swapping x and y,
+// and nothing else.
 //
 // Arithmetic intensity: every multiply-add reads two floats (8 bytes), 0.25 flop per
 // byte, far left of the roofline's ridge; caches (L1, L2) save it from being

@@ -71,10 +71,17 @@ namespace step4
     return nullptr;
   }
 
-  void gemm(const GemmArgs<float> &g, cudaStream_t stream) { launch_11_autotuned(g, stream); }
+  // An empty C (m or n zero) needs no work, and a grid of zero blocks would be a launch
+  // error: return at once. (k = 0 is a real product: C = β·C.)
+  void gemm(const GemmArgs<float> &g, cudaStream_t stream)
+  {
+    if (g.shape.m > 0 && g.shape.n > 0)
+      launch_11_autotuned(g, stream);
+  }
 
   void gemm(const GemmArgs<double> &g, cudaStream_t stream)
   {
-    launch_13_double_precision(g, stream);
+    if (g.shape.m > 0 && g.shape.n > 0)
+      launch_13_double_precision(g, stream);
   }
 } // namespace step4

@@ -36,7 +36,7 @@ namespace step4
   const GemmKernel<float> *find_float_kernel(const std::string &name);
 
   // The course's GEMM for later steps: the fastest kernel for the precision, any
-  // shape and transposes.
+  // shape (also empty ones, and k = 0) and transposes.
   void gemm(const GemmArgs<float> &g, cudaStream_t stream = nullptr);
   void gemm(const GemmArgs<double> &g, cudaStream_t stream = nullptr);
 } // namespace step4

@@ -211,3 +211,23 @@ TEST_CASE("the simple kernels refuse transposes they do not implement", "[gpu]")
         CHECK_THROWS_AS(run_on_gpu(p, kernel.launch), std::invalid_argument);
       }
 }
+
+TEST_CASE("step4::gemm: empty products do nothing, k = 0 scales C by beta", "[gpu]")
+{
+  // m = 0 or n = 0: nothing to compute, and no launch error.
+  lab::DeviceBuffer<float> dummy(16);
+  step4::gemm(GemmArgs<float>{{0, 4, 4}, 1.0f, 0.0f, dummy.data(), 4, dummy.data(), 4,
+                              dummy.data(), 4});
+  step4::gemm(GemmArgs<float>{{4, 0, 4}, 1.0f, 0.0f, dummy.data(), 4, dummy.data(), 4,
+                              dummy.data(), 4});
+  LAB_CHECK(cudaDeviceSynchronize());
+  // k = 0: C = beta C, in both precisions.
+  GemmProblem<float> p = step4::random_problem<float>({5, 6, 1}, 2.0f, 0.5f, 11);
+  p.shape.k = 0;
+  p.a = lab::Matrix<float>(5, 1);
+  p.b = lab::Matrix<float>(1, 6);
+  const lab::Matrix<float> c = run_on_gpu(p, step4::gemm);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 6; ++j)
+      CHECK(c(i, j) == 0.5f * p.c(i, j));
+}

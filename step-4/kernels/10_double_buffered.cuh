@@ -24,6 +24,15 @@
 // which later steps need (step-5's HᵀH). It is a template over the element type as
 // well: kernel 13 is this kernel in double precision.
 //
+// The same idea pays once more one level down, between shared memory and registers:
+// in kernel 9 each step p loads its fragments of A and B and then uses them at once,
+// so the multiply-adds wait for the loads. Here the fragments come in two register
+// sets, and those of step p + 1 are loaded while step p's multiply-adds run
+// (multiply_double_buffered below): measured 1.5% faster on an H200. (A third idea
+// tried and measured, a block order that walks C in bands of 4 to 16 tile rows so
+// that tiles stay in the L2 cache, made it 3% slower: at these sizes the L2 cache
+// already serves the re-reads, and the remapping costs instructions.)
+//
 // The tile sizes are a TileConfig as in kernel 9; with bk = 16 and two stages the
 // shared memory can exceed the 48 KiB a block gets by default, so it is dynamic
 // shared memory and the launcher raises the limit (cudaFuncSetAttribute).
@@ -58,6 +67,42 @@ namespace step4
     }
     __device__ void finish(T *tile, int ld) const { copy.store(tile, ld); }
   };
+
+  // The warp tile's multiply-adds on one stage, with the fragments double-buffered in
+  // registers: set (p + 1) % 2 is loaded from shared memory while set p % 2 is used.
+  // All loops are unrolled, so both sets stay in registers.
+  template <typename T, typename Config>
+  __device__ __forceinline__ void multiply_double_buffered(WarpTile<T, Config> &tile,
+                                                           const T *a_tile, int a_ld,
+                                                           const T *b_tile, int b_ld)
+  {
+    constexpr int iter_m = WarpTile<T, Config>::iter_m, iter_n = WarpTile<T, Config>::iter_n;
+    T a_fragment[2][iter_m][4], b_fragment[2][iter_n][4];
+    const auto load = [&](int p, int set) {
+#pragma unroll
+      for (int im = 0; im < iter_m; ++im)
+        load_four(a_tile + p * a_ld + tile.row + im * 32, a_fragment[set][im]);
+#pragma unroll
+      for (int in = 0; in < iter_n; ++in)
+        load_four(b_tile + p * b_ld + tile.col + in * 16, b_fragment[set][in]);
+    };
+    load(0, 0);
+#pragma unroll
+    for (int p = 0; p < Config::bk; ++p)
+      {
+        if (p + 1 < Config::bk)
+          load(p + 1, (p + 1) % 2);
+#pragma unroll
+        for (int im = 0; im < iter_m; ++im)
+#pragma unroll
+          for (int in = 0; in < iter_n; ++in)
+#pragma unroll
+            for (int r = 0; r < 4; ++r)
+#pragma unroll
+              for (int c = 0; c < 4; ++c)
+                tile.sum[im][in][r][c] += a_fragment[p % 2][im][r] * b_fragment[p % 2][in][c];
+      }
+  }
 
   template <typename T, typename Config, Op op_a, Op op_b, bool vectorized>
   __global__ void __launch_bounds__(Config::threads, sizeof(T) == 4 ? Config::min_blocks : 1)
@@ -100,7 +145,7 @@ namespace step4
             __pipeline_commit();
           }
         // ... compute on the current ones while they travel ...
-        warp_tile.multiply(current, a_ld, current + bk * a_ld, b_ld);
+        multiply_double_buffered(warp_tile, current, a_ld, current + bk * a_ld, b_ld);
         // ... then complete them: store what came through registers, wait for what
         // came by cp.async, and let the whole block see the new stage.
         if (more)

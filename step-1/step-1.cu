@@ -326,18 +326,9 @@ int main(int argc, char **argv)
 
   try
     {
-      if (!settings.options.cpu_only)
-        settings.device = lab::query_device();
-      settings.use_gpu = settings.device.present;
-
       std::printf("step-1: Cholesky factorisation, one CPU core against one GPU thread\n");
-      if (settings.use_gpu)
-        std::printf("GPU: %s\n", lab::describe(settings.device).c_str());
-      else if (settings.options.cpu_only)
-        std::printf("GPU: not used (--cpu-only): the GPU part is skipped\n");
-      else
-        std::printf("GPU: %s: the GPU part is skipped\n",
-                    lab::describe(settings.device).c_str());
+      settings.device = lab::select_device(settings.options.cpu_only);
+      settings.use_gpu = settings.device.present;
       std::printf("LAPACK: %s\n", lab::have_lapack() ? "potrf on all cores, for scale"
                                                      : "not installed (column left empty)");
 

@@ -531,18 +531,11 @@ int main(int argc, char **argv)
 
   try
     {
-      if (!settings.options.cpu_only)
-        settings.device = lab::query_device();
-      settings.use_gpu = settings.device.present;
-
       std::printf("step-4: matrix multiplication, C = alpha op(A) op(B) + beta C\n");
+      settings.device = lab::select_device(settings.options.cpu_only);
+      settings.use_gpu = settings.device.present;
       if (settings.use_gpu)
-        std::printf("GPU: %s; FP32 peak %.0f GFLOP/s\n", lab::describe(settings.device).c_str(),
-                    fp32_peak_gflops());
-      else if (settings.options.cpu_only)
-        std::printf("GPU: not used (--cpu-only): the GPU part is skipped\n");
-      else
-        std::printf("GPU: %s: the GPU part is skipped\n", lab::describe(settings.device).c_str());
+        std::printf("FP32 peak: %.0f GFLOP/s\n", fp32_peak_gflops());
       std::printf("BLAS: %s\n", lab::have_lapack() ? "sgemm on all cores, for scale"
                                                    : "not installed (column left empty)");
 

@@ -48,4 +48,17 @@ namespace lab
                   device.multiprocessors, device.total_memory / 1073741824.0);
     return text;
   }
+
+  DeviceInfo select_device(bool cpu_only)
+  {
+    if (cpu_only)
+      {
+        std::printf("GPU: not used (--cpu-only): the GPU part is skipped\n");
+        return {};
+      }
+    DeviceInfo device = query_device();
+    std::printf("GPU: %s%s\n", describe(device).c_str(),
+                device.present ? "" : ": the GPU part is skipped");
+    return device;
+  }
 } // namespace lab

@@ -51,3 +51,9 @@ TEST_CASE("device: query_device never throws and says why when there is no devic
   CHECK(again.present == device.present);
   CHECK(again.why_not == device.why_not);
 }
+
+TEST_CASE("device: select_device with --cpu-only uses no device; otherwise it asks")
+{
+  CHECK_FALSE(lab::select_device(true).present);
+  CHECK(lab::select_device(false).present == lab::query_device().present);
+}

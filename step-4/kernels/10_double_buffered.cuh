@@ -78,29 +78,14 @@ namespace step4
   {
     constexpr int iter_m = WarpTile<T, Config>::iter_m, iter_n = WarpTile<T, Config>::iter_n;
     T a_fragment[2][iter_m][4], b_fragment[2][iter_n][4];
-    const auto load = [&](int p, int set) {
-#pragma unroll
-      for (int im = 0; im < iter_m; ++im)
-        load_four(a_tile + p * a_ld + tile.row + im * 32, a_fragment[set][im]);
-#pragma unroll
-      for (int in = 0; in < iter_n; ++in)
-        load_four(b_tile + p * b_ld + tile.col + in * 16, b_fragment[set][in]);
-    };
-    load(0, 0);
+    tile.load_fragments(a_tile, a_ld, b_tile, b_ld, 0, a_fragment[0], b_fragment[0]);
 #pragma unroll
     for (int p = 0; p < Config::bk; ++p)
       {
         if (p + 1 < Config::bk)
-          load(p + 1, (p + 1) % 2);
-#pragma unroll
-        for (int im = 0; im < iter_m; ++im)
-#pragma unroll
-          for (int in = 0; in < iter_n; ++in)
-#pragma unroll
-            for (int r = 0; r < 4; ++r)
-#pragma unroll
-              for (int c = 0; c < 4; ++c)
-                tile.sum[im][in][r][c] += a_fragment[p % 2][im][r] * b_fragment[p % 2][in][c];
+          tile.load_fragments(a_tile, a_ld, b_tile, b_ld, p + 1, a_fragment[(p + 1) % 2],
+                              b_fragment[(p + 1) % 2]);
+        tile.multiply_add(a_fragment[p % 2], b_fragment[p % 2]);
       }
   }
 

@@ -61,8 +61,36 @@ namespace step4
       col = warp % (Config::bn / Config::wn) * Config::wn + lane / 8 * 4;
     }
 
-    // Multiplies a bm×bk tile of op(A) by a bk×bn tile of op(B), both stored k-major
-    // in shared memory (row p of a_tile holds column p of the A tile).
+    // The fragments of step p: this thread's values of column p of the A tile and of
+    // row p of the B tile (both tiles stored k-major in shared memory: row p of a_tile
+    // holds column p of the A tile), four at a time.
+    __device__ __forceinline__ void load_fragments(const T *a_tile, int a_ld, const T *b_tile,
+                                                   int b_ld, int p, T (&a)[iter_m][4],
+                                                   T (&b)[iter_n][4]) const
+    {
+#pragma unroll
+      for (int im = 0; im < iter_m; ++im)
+        load_four(a_tile + p * a_ld + row + im * 32, a[im]);
+#pragma unroll
+      for (int in = 0; in < iter_n; ++in)
+        load_four(b_tile + p * b_ld + col + in * 16, b[in]);
+    }
+
+    // The outer product of the fragments, added to the sums.
+    __device__ __forceinline__ void multiply_add(const T (&a)[iter_m][4], const T (&b)[iter_n][4])
+    {
+#pragma unroll
+      for (int im = 0; im < iter_m; ++im)
+#pragma unroll
+        for (int in = 0; in < iter_n; ++in)
+#pragma unroll
+          for (int r = 0; r < 4; ++r)
+#pragma unroll
+            for (int c = 0; c < 4; ++c)
+              sum[im][in][r][c] += a[im][r] * b[in][c];
+    }
+
+    // Multiplies a bm×bk tile of op(A) by a bk×bn tile of op(B).
     __device__ __forceinline__ void multiply(const T *a_tile, int a_ld, const T *b_tile,
                                              int b_ld)
     {
@@ -70,21 +98,8 @@ namespace step4
 #pragma unroll
       for (int p = 0; p < Config::bk; ++p)
         {
-#pragma unroll
-          for (int im = 0; im < iter_m; ++im)
-            load_four(a_tile + p * a_ld + row + im * 32, a_fragment[im]);
-#pragma unroll
-          for (int in = 0; in < iter_n; ++in)
-            load_four(b_tile + p * b_ld + col + in * 16, b_fragment[in]);
-#pragma unroll
-          for (int im = 0; im < iter_m; ++im)
-#pragma unroll
-            for (int in = 0; in < iter_n; ++in)
-#pragma unroll
-              for (int r = 0; r < 4; ++r)
-#pragma unroll
-                for (int c = 0; c < 4; ++c)
-                  sum[im][in][r][c] += a_fragment[im][r] * b_fragment[in][c];
+          load_fragments(a_tile, a_ld, b_tile, b_ld, p, a_fragment, b_fragment);
+          multiply_add(a_fragment, b_fragment);
         }
     }
 

@@ -39,4 +39,9 @@ namespace lab
   /// One line for a program's header: "NVIDIA H100 80GB HBM3, compute capability 9.0,
   /// 132 SMs, 79.1 GiB" or "no CUDA device (why)".
   std::string describe(const DeviceInfo &device);
+
+  /// The device a program runs on: none when @p cpu_only (the --cpu-only flag), else
+  /// query_device(). Prints the program header's "GPU: ..." line, which says why the
+  /// GPU part is skipped when there is no device to use.
+  DeviceInfo select_device(bool cpu_only);
 } // namespace lab

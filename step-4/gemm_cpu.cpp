@@ -1,7 +1,5 @@
 #include "gemm_cpu.h"
 
-#include <lab/lapack.h>
-
 #include <algorithm>
 #include <cstddef>
 #include <stdexcept>
@@ -163,17 +161,5 @@ namespace step4
       for (int tj = 0; tj < tile_columns; ++tj)
         multiply_tile(a, b, product, ti * cpu_tile, tj * cpu_tile);
     c = std::move(product);
-  }
-
-  // @sect3{BLAS}
-  //
-  // OpenBLAS goes further along the same road: tiles sized for each cache level,
-  // copied into contiguous buffers, and an inner kernel written in assembly that keeps
-  // a small block of C in registers. It is the CPU figure the GPU is measured against.
-  bool multiply_blas(const lab::Matrix<float> &a, const lab::Matrix<float> &b,
-                     lab::Matrix<float> &c)
-  {
-    require_inner(a, b);
-    return lab::blas_multiply(a, b, c);
   }
 } // namespace step4

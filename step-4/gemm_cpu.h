@@ -38,9 +38,4 @@ namespace step4
   // Every core, each computing whole tiles of C as multiply_cache_tiled does.
   void multiply_openmp_tiles(const lab::Matrix<float> &a, const lab::Matrix<float> &b,
                              lab::Matrix<float> &c);
-
-  // OpenBLAS's sgemm on every core. Returns false (and leaves @p c alone) when the
-  // course was built without LAPACK and BLAS.
-  bool multiply_blas(const lab::Matrix<float> &a, const lab::Matrix<float> &b,
-                     lab::Matrix<float> &c);
 } // namespace step4

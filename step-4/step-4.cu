@@ -100,26 +100,9 @@ namespace step4
 
   // @sect3{Timing on the GPU}
   //
-  // One warm-up run, then the median of `reps` runs, each between two CUDA events:
-  // GPU time of the kernel alone. A launch returns before the kernel has run, so a
-  // host clock would time the launch, not the work.
-  //
-  // `prepare`, when given, runs before each repetition, outside the timed interval.
-  double time_gpu(int reps, const std::function<void()> &launch,
-                  const std::function<void()> &prepare = {})
-  {
-    lab::CudaEvent start, stop;
-    const auto samples = lab::repeat(reps, [&] {
-      if (prepare)
-        prepare();
-      start.record();
-      launch();
-      stop.record();
-      return lab::milliseconds_between(start, stop);
-    });
-    return lab::median(samples);
-  }
-
+  // lab::median_gpu_milliseconds: one warm-up run, then the median of `reps` runs,
+  // each between two CUDA events: GPU time of the kernel alone. A launch returns
+  // before the kernel has run, so a host clock would time the launch, not the work.
   double gflops(const GemmShape &shape, double ms) { return shape.flops() / (ms * 1e6); }
 
   // @sect3{One product on the device}
@@ -139,7 +122,7 @@ namespace step4
     GemmArgs<T> args;
 
     explicit DeviceProblem(const GemmProblem<T> &p)
-      : problem(p), a(p.a), b(p.b), c(p.c), c_input(p.beta == T(0) ? 0 : p.c.size()),
+      : problem(p), a(p.a), b(p.b), c(p.c.size()), c_input(p.beta == T(0) ? 0 : p.c.size()),
         args{p.shape, p.alpha, p.beta, a.data(), p.a.ld(), b.data(), p.b.ld(), c.data(), p.c.ld()}
     {
       if (p.beta != T(0))
@@ -159,7 +142,7 @@ namespace step4
         c.poison();
       else
         restore_c = [&] { c.copy_from_device(c_input); };
-      const double ms = time_gpu(reps, [&] { launch(args); }, restore_c);
+      const double ms = lab::median_gpu_milliseconds(reps, [&] { launch(args); }, restore_c);
       lab::Matrix<T> result(problem.c.rows(), problem.c.cols(), problem.c.ld());
       c.download(result);
       return {ms, gemm_error(problem, result)};
@@ -170,11 +153,12 @@ namespace step4
   //
   // Name, time, GFLOP/s, percent of the reference (cuBLAS), the error and the check.
   // A failed check prints FAIL on the line and is listed again in the summary.
-  bool report(lab::Checks &checks, const std::string &what, const GemmShape &shape,
-              double ms, double reference_ms, double error, double tolerance)
+  bool report(lab::Checks &checks, const std::string &context, const std::string &label,
+              const GemmShape &shape, double ms, double reference_ms, double error,
+              double tolerance)
   {
-    const bool ok = checks.at_most(what, error, tolerance);
-    std::printf("  %-24s %10s %10.0f %8s %10.2e   %s\n", what.substr(what.rfind(' ') + 1).c_str(),
+    const bool ok = checks.at_most(context + " " + label, error, tolerance);
+    std::printf("  %-24s %10s %10.0f %8s %10.2e   %s\n", label.c_str(),
                 lab::format_milliseconds(ms).c_str(), gflops(shape, ms),
                 lab::format_or_dash(100 * reference_ms / ms, "%.1f%%").c_str(), error,
                 ok ? "PASS" : "FAIL");
@@ -214,7 +198,7 @@ namespace step4
 
     // The copies to and from the GPU, once per size: the same for every kernel.
     lab::Matrix<float> c(n, n);
-    const double copies_ms = time_gpu(reps, [&] {
+    const double copies_ms = lab::median_gpu_milliseconds(reps, [&] {
       device.a.upload(problem.a);
       device.b.upload(problem.b);
       device.c.download(c);
@@ -223,7 +207,7 @@ namespace step4
     const auto fp32_cublas = device.run(reps, [&](const GemmArgs<float> &g) {
       cublas.gemm(g, CublasMath::fp32);
     });
-    report(checks, size + " cuBLAS_FP32", shape, fp32_cublas.ms, fp32_cublas.ms,
+    report(checks, size, "cuBLAS_FP32", shape, fp32_cublas.ms, fp32_cublas.ms,
            fp32_cublas.error, tolerance);
 
     FloatRows rows{{double(n), gflops(shape, fp32_cublas.ms)},
@@ -237,7 +221,7 @@ namespace step4
               kernel.launch(g, nullptr);
             });
             ms = result.ms;
-            report(checks, size + " " + kernel.name, shape, ms, fp32_cublas.ms,
+            report(checks, size, kernel.name, shape, ms, fp32_cublas.ms,
                    result.error, tolerance);
           }
         rows.gflops.push_back(gflops(shape, ms));
@@ -248,13 +232,13 @@ namespace step4
     const auto tf32_cublas = device.run(reps, [&](const GemmArgs<float> &g) {
       cublas.gemm(g, CublasMath::tf32);
     });
-    report(checks, size + " cuBLAS_TF32", shape, tf32_cublas.ms, tf32_cublas.ms,
+    report(checks, size, "cuBLAS_TF32", shape, tf32_cublas.ms, tf32_cublas.ms,
            tf32_cublas.error, tf32_tolerance(n));
     auto tf32 = decltype(tf32_cublas){std::nan(""), std::nan("")};
     if (settings.runs(tf32_kernel().name))
       {
         tf32 = device.run(reps, [&](const GemmArgs<float> &g) { tf32_kernel().launch(g, nullptr); });
-        report(checks, size + " " + tf32_kernel().name, shape, tf32.ms, tf32_cublas.ms,
+        report(checks, size, tf32_kernel().name, shape, tf32.ms, tf32_cublas.ms,
                tf32.error, tf32_tolerance(n));
       }
     rows.tf32 = {double(n),         gflops(shape, fp32_cublas.ms), gflops(shape, tf32_cublas.ms),
@@ -277,11 +261,11 @@ namespace step4
     std::printf("\nn = %d, double (tolerance %.1e)\n", n, tolerance);
     print_column_names();
     const auto dgemm = device.run(reps, [&](const GemmArgs<double> &g) { cublas.gemm(g); });
-    report(checks, size + " cuBLAS_DGEMM", shape, dgemm.ms, dgemm.ms, dgemm.error, tolerance);
+    report(checks, size, "cuBLAS_DGEMM", shape, dgemm.ms, dgemm.ms, dgemm.error, tolerance);
     const auto kernel = device.run(reps, [&](const GemmArgs<double> &g) {
       fp64_kernel().launch(g, nullptr);
     });
-    report(checks, size + " " + fp64_kernel().name, shape, kernel.ms, dgemm.ms, kernel.error,
+    report(checks, size, fp64_kernel().name, shape, kernel.ms, dgemm.ms, kernel.error,
            tolerance);
     return {double(n), gflops(shape, dgemm.ms), gflops(shape, kernel.ms), dgemm.error,
             kernel.error};
@@ -290,7 +274,10 @@ namespace step4
   // @sect3{The CPU references}
   //
   // The four loops of the 2021 course and, where installed, BLAS (OpenBLAS's sgemm on
-  // all cores): what a CPU gets from the same idea (tiles) and from a library. Each
+  // all cores): what a CPU gets from the same idea (tiles) and from a library. OpenBLAS
+  // goes further along the same road: tiles sized for each cache level, copied into
+  // contiguous buffers, and an inner kernel in assembly that keeps a block of C in
+  // registers, like kernel 6 does on the GPU. Each
   // result is checked like a kernel's. Sizes beyond a reference's limit are NaN in the
   // table.
   std::vector<double> run_cpu_size(const Settings &settings, int n, lab::Checks &checks)
@@ -304,7 +291,7 @@ namespace step4
       int limit;
     };
     const Multiply blas = [](const lab::Matrix<float> &a, const lab::Matrix<float> &b,
-                             lab::Matrix<float> &c) { multiply_blas(a, b, c); };
+                             lab::Matrix<float> &c) { lab::blas_multiply(a, b, c); };
     const Reference references[] = {
       {"CPU_naive", multiply_naive, cpu_limit(settings, 512)},
       {"CPU_cache_tiled", multiply_cache_tiled, cpu_limit(settings, 1024)},
@@ -332,12 +319,20 @@ namespace step4
               return timer.milliseconds();
             });
             ms = lab::median(samples);
-            report(checks, "float n=" + std::to_string(n) + " " + reference.name, shape, ms,
+            report(checks, "float n=" + std::to_string(n), reference.name, shape, ms,
                    std::nan(""), gemm_error(problem, c), gemm_tolerance<float>(n));
           }
         row.push_back(ms);
       }
     return row;
+  }
+
+  // Writes a table and says where, as every step does.
+  void write_table(const lab::Table &table, const std::string &path,
+                   const lab::TableHeader &header)
+  {
+    table.write(path, header);
+    std::printf("table written: %s\n", path.c_str());
   }
 
   // @sect3{Rectangular and transposed shapes}
@@ -384,7 +379,7 @@ namespace step4
         const auto reference = device.run(settings.options.reps, [&](const GemmArgs<float> &g) {
           cublas.gemm(g, CublasMath::fp32);
         });
-        report(checks, name + " cuBLAS_FP32", shape, reference.ms, reference.ms,
+        report(checks, name, "cuBLAS_FP32", shape, reference.ms, reference.ms,
                reference.error, tolerance);
         std::vector<double> row = {double(shape.m), double(shape.n), double(shape.k),
                                    double(shape.op_a == Op::transpose),
@@ -395,7 +390,7 @@ namespace step4
             const auto result = device.run(settings.options.reps, [&](const GemmArgs<float> &g) {
               kernel->launch(g, nullptr);
             });
-            report(checks, name + " " + kernel->name, shape, result.ms, reference.ms,
+            report(checks, name, kernel->name, shape, result.ms, reference.ms,
                    result.error, tolerance);
             row.push_back(gflops(shape, result.ms));
           }
@@ -404,7 +399,7 @@ namespace step4
     lab::TableHeader header{"step-4 (SGEMM: rectangular and transposed shapes)",
                             lab::describe(settings.device), "float", settings.options.reps,
                             {"GFLOP/s (2mnk / time); alpha = 1.5, beta = -0.5"}};
-    table.write(settings.options.out + "/step-4/shapes_float.dat", header);
+    write_table(table, settings.options.out + "/step-4/shapes_float.dat", header);
   }
 
   // @sect3{Kernel 11's tuning}
@@ -439,9 +434,9 @@ namespace step4
         for (const int n : sizes)
           if (n <= cpu_limit(settings, 2048))
             cpu.add_row(run_cpu_size(settings, n, checks));
-        cpu.write(dir + "cpu.dat", {"step-4 (matrix product on the CPU)", gpu, "float", reps,
-                                    {"milliseconds; blas_ms is sgemm on all cores (NaN "
-                                     "without BLAS)"}});
+        write_table(cpu, dir + "cpu.dat",
+                    {"step-4 (matrix product on the CPU)", gpu, "float", reps,
+                     {"milliseconds; blas_ms is sgemm on all cores (NaN without BLAS)"}});
       }
     if (!settings.use_gpu)
       return;
@@ -449,6 +444,12 @@ namespace step4
     Cublas cublas;
     if (settings.options.wants_float())
       {
+        std::printf("\nthe kernels (step-4/kernels/<name>.cuh):\n");
+        for (const GemmKernel<float> &kernel : fp32_kernels())
+          if (settings.runs(kernel.name))
+            std::printf("  %-24s %s\n", kernel.name.c_str(), kernel.idea.c_str());
+        if (settings.runs(tf32_kernel().name))
+          std::printf("  %-24s %s\n", tf32_kernel().name.c_str(), tf32_kernel().idea.c_str());
         if (settings.runs("11_autotuned"))
           tune(settings);
         std::vector<std::string> names = {"n", "cublas"};
@@ -478,32 +479,32 @@ namespace step4
           }
         const std::string peak =
           "peak_fp32_gflops " + std::to_string(std::lround(fp32_peak_gflops()));
-        gflops_table.write(dir + "gflops_float.dat",
-                           {"step-4 (SGEMM kernels against cuBLAS, TF32 off)", gpu, "float",
-                            reps, {"GFLOP/s = 2 n^3 / kernel time", peak,
-                                   "kernel 11 tuned: " + tuned_choice()}});
-        ms_table.write(dir + "time_float.dat",
-                       {"step-4 (SGEMM kernels against cuBLAS, TF32 off)", gpu, "float", reps,
-                        {"kernel times in milliseconds; copies_ms = A and B to the GPU, C "
-                         "back (pageable memory)"}});
-        tf32_table.write(dir + "tf32.dat",
-                         {"step-4 (tensor cores: TF32 kernel against cuBLAS with TF32)", gpu,
-                          "float (TF32 inputs)", reps,
-                          {"GFLOP/s, then the checked error: max |C - C_ref| / (|A||B|)_ij"}});
+        write_table(gflops_table, dir + "gflops_float.dat",
+                    {"step-4 (SGEMM kernels against cuBLAS, TF32 off)", gpu, "float", reps,
+                     {"GFLOP/s = 2 n^3 / kernel time", peak,
+                      "kernel 11 tuned: " + tuned_choice()}});
+        write_table(ms_table, dir + "time_float.dat",
+                    {"step-4 (SGEMM kernels against cuBLAS, TF32 off)", gpu, "float", reps,
+                     {"kernel times in milliseconds; copies_ms = A and B to the GPU, C "
+                      "back (pageable memory)"}});
+        write_table(tf32_table, dir + "tf32.dat",
+                    {"step-4 (tensor cores: TF32 kernel against cuBLAS with TF32)", gpu,
+                     "float (TF32 inputs)", reps,
+                     {"GFLOP/s, then the checked error: max |C - C_ref| / (|A||B|)_ij"}});
         run_shapes(settings, cublas, checks);
       }
     if (settings.options.wants_double() && !single_kernel)
       {
+        std::printf("\nkernel %s: %s, against cuBLAS DGEMM\n", fp64_kernel().name.c_str(),
+                    fp64_kernel().idea.c_str());
         lab::Table double_table({"n", "cublas_dgemm", fp64_kernel().name, "error_cublas",
                                  "error_kernel"});
         for (const int n : sizes)
           double_table.add_row(run_double_size(settings, n, cublas, checks));
-        double_table.write(dir + "double.dat",
-                           {"step-4 (double-precision kernel against cuBLAS DGEMM)", gpu,
-                            "double", reps, {"GFLOP/s, then the checked errors"}});
+        write_table(double_table, dir + "double.dat",
+                    {"step-4 (double-precision kernel against cuBLAS DGEMM)", gpu, "double",
+                     reps, {"GFLOP/s, then the checked errors"}});
       }
-    std::printf("\ntables written: %s{gflops_float,time_float,tf32,double,cpu,shapes_float}.dat\n",
-                dir.c_str());
   }
 } // namespace step4
 

@@ -33,4 +33,18 @@ namespace lab
     const double below = *std::max_element(samples.begin(), samples.begin() + middle);
     return 0.5 * (below + samples[middle]);
   }
+
+  double median_gpu_milliseconds(int reps, const std::function<void()> &work,
+                                 const std::function<void()> &prepare)
+  {
+    CudaEvent start, stop;
+    return median(repeat(reps, [&] {
+      if (prepare)
+        prepare();
+      start.record();
+      work();
+      stop.record();
+      return milliseconds_between(start, stop);
+    }));
+  }
 } // namespace lab

@@ -231,12 +231,40 @@ TEST_CASE("lapack: blas_multiply with an empty inner dimension gives zeros")
       CHECK(c(i, j) == 0);
 }
 
-TEST_CASE("lapack: blas_multiply refuses factors that do not fit")
+TEST_CASE("lapack: blas_multiply refuses factors that do not fit, with or without BLAS")
 {
   const lab::Matrix<float> a(3, 4), b(5, 2);
   lab::Matrix<float> c;
-  if (lab::have_lapack())
-    CHECK_THROWS_AS(lab::blas_multiply(a, b, c), std::invalid_argument);
-  else
-    CHECK_FALSE(lab::blas_multiply(a, b, c));
+  CHECK_THROWS_AS(lab::blas_multiply(a, b, c), std::invalid_argument);
+}
+
+TEST_CASE("lapack: blas_multiply reuses a C of the right shape, overwriting what it held")
+{
+  lab::Matrix<float> a(2, 3), b(3, 2), c(2, 2, 5);
+  for (int i = 0; i < 2; ++i)
+    for (int p = 0; p < 3; ++p)
+      a(i, p) = float(i + p), b(p, i) = float(p - i);
+  for (std::size_t e = 0; e < c.size(); ++e)
+    c.data()[e] = 7;
+  if (!lab::blas_multiply(a, b, c))
+    {
+      CHECK_FALSE(lab::have_lapack());
+      return;
+    }
+  REQUIRE(c.rows() == 2);
+  REQUIRE(c.cols() == 2);
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j)
+      {
+        float expected = 0;
+        for (int p = 0; p < 3; ++p)
+          expected += a(i, p) * b(p, j);
+        CHECK(c(i, j) == expected);
+      }
+  // k = 0 into the same C: zeros, not what C held.
+  const lab::Matrix<float> empty_a(2, 0), empty_b(0, 2);
+  REQUIRE(lab::blas_multiply(empty_a, empty_b, c));
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j)
+      CHECK(c(i, j) == 0);
 }

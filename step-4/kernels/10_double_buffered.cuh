@@ -156,8 +156,8 @@ namespace step4
   void launch_double_buffered_variant(const GemmArgs<T> &g, cudaStream_t stream)
   {
     constexpr int bytes = double_buffered_shared_bytes<T, Config>();
-    const auto kernel = double_buffered_kernel<T, Config, op_a, op_b, vectorized>;
-    LAB_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    constexpr auto kernel = double_buffered_kernel<T, Config, op_a, op_b, vectorized>;
+    allow_shared_memory<kernel>(bytes);
     const dim3 grid(ceil_div(g.shape.n, Config::bn), ceil_div(g.shape.m, Config::bm));
     kernel<<<grid, Config::threads, bytes, stream>>>(g);
     LAB_CHECK_LAUNCH();

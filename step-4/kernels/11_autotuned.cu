@@ -48,16 +48,11 @@ namespace step4
 
     std::vector<TuningResult> results;
     int best = 0;
-    lab::CudaEvent start, stop;
     for (const TuningCandidate &candidate : tuning_candidates())
       {
-        const auto samples = lab::repeat(reps, [&] {
-          start.record();
-          candidate.launch(g, nullptr);
-          stop.record();
-          return lab::milliseconds_between(start, stop);
-        });
-        results.push_back({candidate.name, shape.flops() / (lab::median(samples) * 1e6)});
+        const double ms =
+          lab::median_gpu_milliseconds(reps, [&] { candidate.launch(g, nullptr); });
+        results.push_back({candidate.name, shape.flops() / (ms * 1e6)});
         if (results.back().gflops > results[best].gflops)
           best = int(results.size()) - 1;
       }

@@ -138,9 +138,8 @@ namespace step4
   template <typename Config, bool vectorized>
   void launch_tensor_cores(const GemmArgs<float> &g, cudaStream_t stream)
   {
-    const auto kernel = tensor_core_kernel<Config, vectorized>;
-    LAB_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   Config::shared_bytes));
+    constexpr auto kernel = tensor_core_kernel<Config, vectorized>;
+    allow_shared_memory<kernel>(Config::shared_bytes);
     const dim3 grid(ceil_div(g.shape.n, Config::bn), ceil_div(g.shape.m, Config::bm));
     kernel<<<grid, Config::threads, Config::shared_bytes, stream>>>(g);
     LAB_CHECK_LAUNCH();

@@ -20,6 +20,19 @@ namespace step4
   // The number of tiles of size @p tile needed to cover @p extent.
   LAB_HOST_DEVICE constexpr int ceil_div(int extent, int tile) { return (extent + tile - 1) / tile; }
 
+  // A kernel that needs more than the default 48 KiB of shared memory per block must
+  // say so before its first launch. Once per kernel is enough: the kernel is a template
+  // argument, so each kernel has its own static flag, set on its first call only; this
+  // keeps the call out of every timed launch after that.
+  template <auto kernel>
+  void allow_shared_memory(int bytes)
+  {
+    [[maybe_unused]] static const bool allowed = [bytes] {
+      LAB_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+      return true;
+    }();
+  }
+
   // The simpler kernels of the progression read A and B only as stored (op = N); their
   // launchers refuse a transpose with a clear message instead of computing nonsense.
   inline void require_no_transpose(const GemmShape &shape, const char *kernel)

@@ -139,7 +139,7 @@ TEST_CASE("The BLAS product agrees with the double reference", "[cpu]")
       INFO("m = " << m << ", n = " << n << ", k = " << k);
       const GemmProblem<float> p = product_problem(m, n, k, 11 + m);
       lab::Matrix<float> c;
-      if (!step4::multiply_blas(p.a, p.b, c))
+      if (!lab::blas_multiply(p.a, p.b, c))
         {
           CHECK_FALSE(lab::have_lapack());
           continue;
@@ -200,7 +200,7 @@ TEST_CASE("CPU products refuse factors that do not fit", "[cpu]")
       INFO(variant.name);
       CHECK_THROWS_AS(variant.multiply(a, b, c), std::invalid_argument);
     }
-  CHECK_THROWS_AS(step4::multiply_blas(a, b, c), std::invalid_argument);
+  CHECK_THROWS_AS(lab::blas_multiply(a, b, c), std::invalid_argument);
 }
 
 TEST_CASE("The naive product meets the tolerance at k = 1000", "[cpu]")

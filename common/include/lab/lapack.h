@@ -27,7 +27,7 @@ namespace lab
   /// The product C = A B through BLAS (sgemm), for A m x k and B k x n of any leading
   /// dimensions; @p c becomes the m x n product (it may be the same object as @p a or
   /// @p b). Returns false, and leaves @p c alone, without LAPACK and BLAS. Throws
-  /// std::invalid_argument when A.cols() != B.rows().
+  /// std::invalid_argument when A.cols() != B.rows(), with or without BLAS.
   bool blas_multiply(const Matrix<float> &a, const Matrix<float> &b, Matrix<float> &c);
   /// The product C = A B through BLAS (dgemm), double precision; see the float version.
   bool blas_multiply(const Matrix<double> &a, const Matrix<double> &b, Matrix<double> &c);

@@ -15,6 +15,7 @@
 #include <cuda_runtime.h>
 
 #include <chrono>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -90,6 +91,13 @@ namespace lab
       values.push_back(s.*member);
     return median(std::move(values));
   }
+
+  /// The GPU time of @p work, as the course measures it everywhere: one warm-up run,
+  /// then the median of @p reps runs, each between two CUDA events on the default
+  /// stream. @p prepare, when given, runs before each repetition (also the warm-up),
+  /// outside the timed interval: for work that must start from fresh data.
+  double median_gpu_milliseconds(int reps, const std::function<void()> &work,
+                                 const std::function<void()> &prepare = {});
 
   /// Calls @p run once to warm up (its result is dropped), then @p reps times, and
   /// returns the results of the timed calls. @p run returns a time in milliseconds, or a

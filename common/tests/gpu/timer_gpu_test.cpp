@@ -56,3 +56,26 @@ TEST_CASE("timer_gpu: repeat with an EventTimer gives reps positive times")
     CHECK(t > 0.0);
   CHECK(lab::median(times) > 0.0);
 }
+
+TEST_CASE("timer_gpu: median_gpu_milliseconds runs warm-up plus reps, prepare before each, untimed")
+{
+  const std::size_t bytes = std::size_t(64) << 20;
+  lab::DeviceBuffer<char> buffer(bytes);
+  int prepared = 0, worked = 0;
+  const double ms = lab::median_gpu_milliseconds(
+    4,
+    [&] {
+      ++worked;
+      LAB_CHECK(cudaMemset(buffer.data(), 1, bytes));
+    },
+    [&] {
+      CHECK(prepared == worked);
+      ++prepared;
+    });
+  CHECK(worked == 5);
+  CHECK(prepared == 5);
+  CHECK(ms > 0.0);
+  CHECK(ms < 1000.0);
+  // Without prepare it still times the work.
+  CHECK(lab::median_gpu_milliseconds(2, [&] { LAB_CHECK(cudaMemset(buffer.data(), 2, bytes)); }) > 0.0);
+}

@@ -1,8 +1,10 @@
 # Run PROGRAM with ARGUMENTS ('|'-separated) and check its exit code and output. Used by
 # lab_expect_exit.
 #   -DPROGRAM=...  -DARGUMENTS=--sizes|abc  -DEXPECTED_EXIT=2  -DEXPECTED_OUTPUT=<regex>
-# A refusal (exit code 2) is one error line and one usage line, nothing else; any other
-# error says what went wrong in one line on stderr.
+# A refusal (exit code 2) is one error line on stderr, followed by the usage line when
+# the command line was bad; any other error says what went wrong in one line on
+# stderr. (The program's header may precede a refusal on stdout: it says which GPU the
+# memory was compared with.)
 string(REPLACE "|" ";" arguments "${ARGUMENTS}")
 execute_process(COMMAND ${PROGRAM} ${arguments}
   RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -19,9 +21,9 @@ function(count_lines text result)
   set(${result} ${lines} PARENT_SCOPE)
 endfunction()
 if(EXPECTED_EXIT EQUAL 2)
-  count_lines("${all}" lines)
+  count_lines("${err}" lines)
   if(lines GREATER 2)
-    message(FATAL_ERROR "a refusal should be one error line and one usage line, got:\n${all}")
+    message(FATAL_ERROR "a refusal should be one error line and at most one usage line, got:\n${err}")
   endif()
 else()
   count_lines("${err}" lines)

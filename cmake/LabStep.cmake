@@ -15,7 +15,8 @@
 #   step-1-tests      the CPU tests;      CTest: step-1/cpu
 #   step-1-gpu-tests  the GPU tests;      CTest: step-1/gpu (exit 77 = skipped)
 # and the CTest cases step-1/quick-run (the whole program in quick mode: its checks
-# must pass) and step-1/refuses/* (bad command lines must exit with code 2).
+# must pass) and step-1/refuses/* (bad command lines, sizes too large for the memory
+# and unwritable output folders must exit with code 2).
 # The LITERATE list is recorded for the documentation (docs/CMakeLists.txt).
 function(lab_add_step name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "LIBRARY;LINKS;TESTS;GPU_TESTS;LITERATE")
@@ -65,6 +66,16 @@ function(lab_add_step name)
   lab_expect_exit(${name}/refuses/sizes-0 2 "--sizes" ${name} --sizes 0)
   lab_expect_exit(${name}/refuses/precision-half 2 "--precision" ${name} --precision half)
   lab_expect_exit(${name}/refuses/reps-0 2 "--reps" ${name} --reps 0)
+  # Impossible work is refused before it starts: a size no machine has memory for (a
+  # million squared is 4 TB of floats) and an output folder that cannot be created.
+  # Each must end at once, not after the sweep: the timeout catches a program that
+  # starts working instead.
+  lab_expect_exit(${name}/refuses/size-too-large 2 "n = 1000000 \\(.*\\) needs .* of host memory"
+    ${name} --sizes 1000000)
+  lab_expect_exit(${name}/refuses/unwritable-out 2 "cannot write to the output folder '/proc/nope"
+    ${name} --out /proc/nope)
+  set_tests_properties(${name}/refuses/size-too-large ${name}/refuses/unwritable-out
+    PROPERTIES TIMEOUT 30)
 
   set_property(GLOBAL APPEND PROPERTY LAB_STEPS ${name})
   set(literate)

@@ -28,9 +28,12 @@
 #include <lab/cuda_check.h>
 #include <lab/device.h>
 #include <lab/device_buffer.h>
+#include <lab/forecast.h>
 #include <lab/format.h>
 #include <lab/lapack.h>
 #include <lab/matrix_io.h>
+#include <lab/memory.h>
+#include <lab/program.h>
 #include <lab/residuals.h>
 #include <lab/table.h>
 #include <lab/test_matrices.h>
@@ -72,6 +75,21 @@ namespace step1
   // The condition number of the test matrices: large enough that rounding matters,
   // small enough that float still gives several correct digits.
   constexpr double condition_number = 1e3;
+
+  // @sect3{What a size costs}
+  //
+  // Before the sweep starts, the program works out what each size needs and refuses
+  // a size that cannot fit (lab::refuse_sizes_that_do_not_fit), in one line and
+  // before any work: at n = 200000 a single float matrix takes 149 GiB. On the host
+  // the test matrix is generated in double, then A, the CPU's factor and LAPACK's copy
+  // of A live side by side; the GPU holds one matrix, factorised in place, and the
+  // info flag.
+  template <typename T>
+  lab::Memory memory_needed(int n)
+  {
+    const double matrix = lab::matrix_bytes<T>(n, n);
+    return {lab::matrix_bytes<double>(n, n) + 3 * matrix, matrix + sizeof(int)};
+  }
 
   // @sect3{Timing the CPU}
   //
@@ -205,9 +223,9 @@ namespace step1
   // @sect3{The sweep for one precision}
   //
   // Runs every size, prints one line per size as it finishes (a long sweep shows its
-  // progress), and writes the table. The work grows as @f$n^3@f$, so the time of the
-  // previous size predicts the next one; a size expected to take long says so before
-  // it starts.
+  // progress), and writes the table. The work grows as @f$n^3@f$, so the sizes
+  // already run predict the next one (lab::TimeForecast); a size expected to take
+  // long says so before it starts.
   template <typename T>
   void run_sweep(const Settings &settings, const std::vector<int> &sizes,
                  lab::Checks &checks)
@@ -221,18 +239,13 @@ namespace step1
 
     lab::Table table({"n", "cpu_ms", "lapack_ms", "gpu_kernel_ms", "gpu_total_ms",
                       "residual_cpu", "residual_gpu", "tolerance"});
-    double previous_seconds = 0;
-    int previous_n = 0;
+    lab::TimeForecast forecast;
     for (const int n : sizes)
       {
-        const double expected =
-          previous_n ? previous_seconds * std::pow(double(n) / previous_n, 3) : 0;
-        if (expected > 10)
-          std::printf("        (n = %d is expected to take about %.0f s)\n", n, expected);
+        forecast.announce(n);
         lab::HostTimer timer;
         table.add_row(run_size<T>(settings, n, checks));
-        previous_seconds = timer.milliseconds() / 1000;
-        previous_n = n;
+        forecast.record(n, timer.milliseconds() / 1000);
       }
 
     lab::TableHeader header;
@@ -254,7 +267,7 @@ namespace step1
   // With `--matrix FILE` the program factorises the matrix in the file (see
   // lab/matrix_io.h for the format) on the CPU and, where there is one, on the GPU.
   // Cholesky is defined for symmetric matrices only, so an unsymmetric one is refused
-  // before any work. A matrix that is not positive definite is reported with the
+  // before any work (exit code 2, like a file that cannot be read). A matrix that is not positive definite is reported with the
   // column at which both factorisations stopped, never with a factor full of NaN.
   template <typename T>
   void factorise_file(const Settings &settings, lab::Checks &checks)
@@ -262,13 +275,13 @@ namespace step1
     const lab::Matrix<T> a = lab::read_matrix<T>(settings.matrix_file);
     const int n = a.rows();
     if (a.cols() != n)
-      throw std::runtime_error(settings.matrix_file + ": the matrix is " +
+      throw lab::bad_input(settings.matrix_file + ": the matrix is " +
                                std::to_string(n) + " x " + std::to_string(a.cols()) +
                                ", Cholesky needs a square one");
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < i; ++j)
         if (a(i, j) != a(j, i))
-          throw std::runtime_error(settings.matrix_file + ": the matrix is not symmetric (entry (" +
+          throw lab::bad_input(settings.matrix_file + ": the matrix is not symmetric (entry (" +
                                    std::to_string(i) + "," + std::to_string(j) + ") differs from (" +
                                    std::to_string(j) + "," + std::to_string(i) + "))");
 
@@ -303,11 +316,14 @@ namespace step1
 
 // @sect3{The main function}
 //
-// Parse the command line, say what will run on which device, run each precision, then
-// print the verification summary. Errors from CUDA or from the input arrive as
-// exceptions: main prints them in one line and returns 1. A bad command line returns
-// 2 (lab::parse_command_line). Without a GPU the CPU part runs and the GPU part is
-// skipped with one line saying so; that is not an error.
+// Parse the command line, say what will run on which device, refuse what cannot be
+// done, run each precision, then print the verification summary. A bad command line
+// returns 2 (lab::parse_command_line). So does input the program refuses before any
+// work: a size too large for the memory, an output folder it cannot write to, a
+// matrix file it cannot use. Errors while working (from CUDA, say) return 1; both
+// arrive as exceptions, which lab::run_program turns into one line and the exit code.
+// Without a GPU the CPU part runs and the GPU part is skipped with one line saying
+// so; that is not an error.
 int main(int argc, char **argv)
 {
   using namespace step1;
@@ -324,42 +340,43 @@ int main(int argc, char **argv)
   if (const auto exit_code = lab::parse_command_line(app, argc, argv))
     return *exit_code;
 
-  try
-    {
-      std::printf("step-1: Cholesky factorisation, one CPU core against one GPU thread\n");
-      settings.device = lab::select_device(settings.options.cpu_only);
-      settings.use_gpu = settings.device.present;
-      std::printf("LAPACK: %s\n", lab::have_lapack() ? "potrf on all cores, for scale"
-                                                     : "not installed (column left empty)");
+  return lab::run_program("step-1", [&] {
+    std::printf("step-1: Cholesky factorisation, one CPU core against one GPU thread\n");
+    settings.device = lab::select_device(settings.options.cpu_only);
+    settings.use_gpu = settings.device.present;
+    std::printf("LAPACK: %s\n", lab::have_lapack() ? "potrf on all cores, for scale"
+                                                   : "not installed (column left empty)");
 
-      lab::Checks checks;
-      if (!settings.matrix_file.empty())
-        {
-          if (settings.options.wants_float())
-            factorise_file<float>(settings, checks);
-          if (settings.options.wants_double())
-            factorise_file<double>(settings, checks);
-        }
-      else
-        {
-          const std::vector<int> sizes =
-            lab::choose_sizes(settings.options, full_sweep, quick_sweep);
-          std::printf("sizes: %s; check: ||L L^T - A||_F / ||A||_F <= %g n eps\n",
-                      lab::join(sizes).c_str(), residual_constant);
-          if (settings.options.wants_float())
-            run_sweep<float>(settings, sizes, checks);
-          if (settings.options.wants_double())
-            run_sweep<double>(settings, sizes, checks);
-        }
+    lab::Checks checks;
+    if (!settings.matrix_file.empty())
+      {
+        if (settings.options.wants_float())
+          factorise_file<float>(settings, checks);
+        if (settings.options.wants_double())
+          factorise_file<double>(settings, checks);
+      }
+    else
+      {
+        const std::vector<int> sizes =
+          lab::choose_sizes(settings.options, full_sweep, quick_sweep);
+        // Everything that could stop the sweep half-way is checked before it starts.
+        lab::prepare_output_folder(settings.options.out + "/step-1");
+        if (settings.options.wants_float())
+          lab::refuse_sizes_that_do_not_fit(sizes, memory_needed<float>, "float",
+                                            settings.use_gpu);
+        if (settings.options.wants_double())
+          lab::refuse_sizes_that_do_not_fit(sizes, memory_needed<double>, "double",
+                                            settings.use_gpu);
+        std::printf("sizes: %s; check: ||L L^T - A||_F / ||A||_F <= %g n eps\n",
+                    lab::join(sizes).c_str(), residual_constant);
+        if (settings.options.wants_float())
+          run_sweep<float>(settings, sizes, checks);
+        if (settings.options.wants_double())
+          run_sweep<double>(settings, sizes, checks);
+      }
 
-      std::printf("\n");
-      checks.print_summary(std::cout);
-      return checks.exit_code();
-    }
-  catch (const std::exception &error)
-    {
-      std::fflush(stdout);
-      std::cerr << "step-1: error: " << error.what() << '\n';
-      return 1;
-    }
+    std::printf("\n");
+    checks.print_summary(std::cout);
+    return checks.exit_code();
+  });
 }

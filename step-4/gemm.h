@@ -9,78 +9,23 @@
 // along the other direction. Later steps need exactly that (step-5 forms
 // @f$H^TH@f$, step-2 updates a trailing matrix by @f$A - LL^T@f$).
 //
-// Matrices are stored row by row, like lab::Matrix: entry (r, c) of a matrix with
-// leading dimension ld is at `data[r * ld + c]`. β = 0 means "C is output only": C is
-// then never read, so whatever it held (even NaN) does not matter, as in BLAS.
+// The operation is defined in the course's library, lab/gemm.h, not in this step:
+// steps 2 and 3 run matrix products before this step teaches them, so the interface
+// lives where every step can reach it. lab::GemmShape holds the sizes and the
+// transposes, lab::GemmArgs the scalars and the device pointers, and lab::Gemm is
+// "anything that computes one on a stream": cuBLAS in steps 2 and 3, and the kernels
+// of this step when step-5 plugs them into the same algorithms (step4::gemm, at the
+// end of the kernel list below). Matrices are stored row by row, like lab::Matrix:
+// entry (r, c) of a matrix with leading dimension ld is at `data[r * ld + c]`. β = 0
+// means "C is output only": C is then never read, so whatever it held (even NaN) does
+// not matter, as in BLAS.
 
-#include <lab/host_device.h>
+#include <lab/gemm.h>
 
 namespace step4
 {
-  // Whether an operand is used as stored or transposed.
-  enum class Op
-  {
-    none,
-    transpose
-  };
-
-  // BLAS's letters for the two: "N" and "T".
-  inline const char *op_letter(Op op) { return op == Op::none ? "N" : "T"; }
-
-  // The sizes and transposes of one product, without the data.
-  struct GemmShape
-  {
-    int m = 0;
-    int n = 0;
-    int k = 0;
-    Op op_a = Op::none;
-    Op op_b = Op::none;
-
-    // The stored shapes: A is m×k as stored, or k×m when it is used transposed.
-    LAB_HOST_DEVICE int a_rows() const { return op_a == Op::none ? m : k; }
-    LAB_HOST_DEVICE int a_cols() const { return op_a == Op::none ? k : m; }
-    LAB_HOST_DEVICE int b_rows() const { return op_b == Op::none ? k : n; }
-    LAB_HOST_DEVICE int b_cols() const { return op_b == Op::none ? n : k; }
-    // The textbook flop count of the product: k multiplications and k additions for
-    // each of the m·n entries (the scaling by α and β is not counted).
-    double flops() const { return 2.0 * m * n * k; }
-  };
-
-  // What a GPU kernel receives: the shape, the scalars and device pointers. It is
-  // passed by value to the kernel (it lands in the kernel's constant parameter space).
-  template <typename T>
-  struct GemmArgs
-  {
-    GemmShape shape;
-    T alpha = 1;
-    T beta = 0;
-    const T *a = nullptr;
-    int lda = 0;
-    const T *b = nullptr;
-    int ldb = 0;
-    T *c = nullptr;
-    int ldc = 0;
-
-    // Entry (i, p) of op(A) and entry (p, j) of op(B): the one place where a
-    // transpose is an index swap. The simple kernels read through these; the fast
-    // ones load whole tiles and handle the layout once per tile.
-    LAB_HOST_DEVICE T op_a(int i, int p) const
-    {
-      return shape.op_a == Op::none ? a[static_cast<long>(i) * lda + p]
-                                    : a[static_cast<long>(p) * lda + i];
-    }
-    LAB_HOST_DEVICE T op_b(int p, int j) const
-    {
-      return shape.op_b == Op::none ? b[static_cast<long>(p) * ldb + j]
-                                    : b[static_cast<long>(j) * ldb + p];
-    }
-
-    // The last step of every kernel: C(i, j) = α·sum + β·C(i, j), where β = 0 does
-    // not read C.
-    LAB_HOST_DEVICE void store(int i, int j, T sum) const
-    {
-      T &entry = c[static_cast<long>(i) * ldc + j];
-      entry = beta == T(0) ? alpha * sum : alpha * sum + beta * entry;
-    }
-  };
+  using lab::GemmArgs;
+  using lab::GemmShape;
+  using lab::Op;
+  using lab::op_letter;
 } // namespace step4

@@ -35,8 +35,17 @@ namespace step4
   // "9_warp_tiling"), or nullptr.
   const GemmKernel<float> *find_float_kernel(const std::string &name);
 
-  // The course's GEMM for later steps: the fastest kernel for the precision, any
-  // shape (also empty ones, and k = 0) and transposes.
-  void gemm(const GemmArgs<float> &g, cudaStream_t stream = nullptr);
-  void gemm(const GemmArgs<double> &g, cudaStream_t stream = nullptr);
+  // @sect3{The course's product, for later steps}
+  //
+  // step4::gemm is the fastest kernel for each precision, for any shape (also empty
+  // ones, and k = 0) and both transposes. It is an object rather than two overloaded
+  // functions so that it converts to a lab::Gemm of either precision, which is how
+  // step-5 plugs it into step-2's Cholesky and step-3's inverse:
+  // `lab::Gemm<float> product = step4::gemm;`.
+  struct CourseGemm
+  {
+    void operator()(const GemmArgs<float> &g, cudaStream_t stream = nullptr) const;
+    void operator()(const GemmArgs<double> &g, cudaStream_t stream = nullptr) const;
+  };
+  inline constexpr CourseGemm gemm{};
 } // namespace step4

@@ -21,7 +21,6 @@
 // working on one idea.
 
 // @sect3{Include files}
-#include "cublas_gemm.h"
 #include "gemm_cpu.h"
 #include "gemm_kernels.h"
 #include "gemm_reference.h"
@@ -29,11 +28,15 @@
 
 #include <lab/checks.h>
 #include <lab/cli.h>
+#include <lab/cublas_gemm.h>
 #include <lab/cuda_check.h>
 #include <lab/device.h>
 #include <lab/device_buffer.h>
+#include <lab/forecast.h>
 #include <lab/format.h>
 #include <lab/lapack.h>
+#include <lab/memory.h>
+#include <lab/program.h>
 #include <lab/table.h>
 #include <lab/timer.h>
 
@@ -79,6 +82,20 @@ namespace step4
   // The size the tuner of kernel 11 measures at (quick mode: a smaller one).
   constexpr int tuning_size = 4096;
   constexpr int quick_tuning_size = 1024;
+
+  // @sect3{What a size costs}
+  //
+  // Checked for every size before the sweep starts (lab::refuse_sizes_that_do_not_fit),
+  // so that a size that cannot fit is refused in one line instead of failing after the
+  // smaller ones ran. On the host: A, B and C of the problem, the result copied back,
+  // and the C of the timed copies. On the GPU: A, B and C (with β ≠ 0, as in the
+  // shapes below, a pristine copy of C too; those shapes are small).
+  template <typename T>
+  lab::Memory memory_needed(int n)
+  {
+    const double matrix = lab::matrix_bytes<T>(n, n);
+    return {5 * matrix, 3 * matrix};
+  }
 
   // @sect3{The GPU's peak}
   //
@@ -183,7 +200,7 @@ namespace step4
     std::vector<double> gflops, ms, tf32;
   };
 
-  FloatRows run_float_size(const Settings &settings, int n, Cublas &cublas, lab::Checks &checks)
+  FloatRows run_float_size(const Settings &settings, int n, lab::Cublas &cublas, lab::Checks &checks)
   {
     const int reps = settings.options.reps;
     const GemmShape shape{n, n, n};
@@ -205,7 +222,7 @@ namespace step4
     });
 
     const auto fp32_cublas = device.run(reps, [&](const GemmArgs<float> &g) {
-      cublas.gemm(g, CublasMath::fp32);
+      cublas.gemm(g, lab::CublasMath::fp32);
     });
     report(checks, size, "cuBLAS_FP32", shape, fp32_cublas.ms, fp32_cublas.ms,
            fp32_cublas.error, tolerance);
@@ -230,7 +247,7 @@ namespace step4
 
     // The tensor cores: cuBLAS with TF32 allowed, and kernel 12.
     const auto tf32_cublas = device.run(reps, [&](const GemmArgs<float> &g) {
-      cublas.gemm(g, CublasMath::tf32);
+      cublas.gemm(g, lab::CublasMath::tf32);
     });
     report(checks, size, "cuBLAS_TF32", shape, tf32_cublas.ms, tf32_cublas.ms,
            tf32_cublas.error, tf32_tolerance(n));
@@ -248,7 +265,7 @@ namespace step4
   }
 
   // @sect3{The double-precision kernel at one size}
-  std::vector<double> run_double_size(const Settings &settings, int n, Cublas &cublas,
+  std::vector<double> run_double_size(const Settings &settings, int n, lab::Cublas &cublas,
                                       lab::Checks &checks)
   {
     const int reps = settings.options.reps;
@@ -353,7 +370,7 @@ namespace step4
             {4999, 5003, 4001}};
   }
 
-  void run_shapes(const Settings &settings, Cublas &cublas, lab::Checks &checks)
+  void run_shapes(const Settings &settings, lab::Cublas &cublas, lab::Checks &checks)
   {
     std::printf("\nrectangular and transposed shapes, C = 1.5 op(A) op(B) - 0.5 C\n");
     std::vector<std::string> columns = {"m", "n", "k", "op_a_transposed", "op_b_transposed",
@@ -377,7 +394,7 @@ namespace step4
         std::printf("\n%s\n", name.c_str());
         print_column_names();
         const auto reference = device.run(settings.options.reps, [&](const GemmArgs<float> &g) {
-          cublas.gemm(g, CublasMath::fp32);
+          cublas.gemm(g, lab::CublasMath::fp32);
         });
         report(checks, name, "cuBLAS_FP32", shape, reference.ms, reference.ms,
                reference.error, tolerance);
@@ -441,7 +458,7 @@ namespace step4
     if (!settings.use_gpu)
       return;
 
-    Cublas cublas;
+    lab::Cublas cublas;
     if (settings.options.wants_float())
       {
         std::printf("\nthe kernels (step-4/kernels/<name>.cuh):\n");
@@ -460,19 +477,14 @@ namespace step4
         lab::Table ms_table(names);
         lab::Table tf32_table({"n", "cublas_fp32", "cublas_tf32", tf32_kernel().name,
                                "error_cublas_fp32", "error_cublas_tf32", "error_tf32_kernel"});
-        double previous_seconds = 0;
-        int previous_n = 0;
+        // The work grows as n³: the sizes already run predict the next one.
+        lab::TimeForecast forecast;
         for (const int n : sizes)
           {
-            // The work grows as n³: the previous size predicts this one.
-            const double expected =
-              previous_n ? previous_seconds * std::pow(double(n) / previous_n, 3) : 0;
-            if (expected > 10)
-              std::printf("\n(n = %d is expected to take about %.0f s)\n", n, expected);
+            forecast.announce(n);
             lab::HostTimer timer;
             const FloatRows rows = run_float_size(settings, n, cublas, checks);
-            previous_seconds = timer.milliseconds() / 1000;
-            previous_n = n;
+            forecast.record(n, timer.milliseconds() / 1000);
             gflops_table.add_row(rows.gflops);
             ms_table.add_row(rows.ms);
             tf32_table.add_row(rows.tf32);
@@ -510,9 +522,11 @@ namespace step4
 
 // @sect3{The main function}
 //
-// Parse the command line, say what runs where, run the sweep, print the summary.
-// Errors arrive as exceptions: one line, exit code 1. A bad command line (including a
-// kernel name that does not exist) exits with code 2.
+// Parse the command line, say what runs where, refuse what cannot be done, run the
+// sweep, print the summary. A bad command line (including a kernel name that does not
+// exist), a size too large for the memory and an output folder that cannot be written
+// exit with code 2 before any work; errors while working with code 1
+// (lab::run_program).
 int main(int argc, char **argv)
 {
   using namespace step4;
@@ -530,31 +544,30 @@ int main(int argc, char **argv)
   if (const auto exit_code = lab::parse_command_line(app, argc, argv))
     return *exit_code;
 
-  try
-    {
-      std::printf("step-4: matrix multiplication, C = alpha op(A) op(B) + beta C\n");
-      settings.device = lab::select_device(settings.options.cpu_only);
-      settings.use_gpu = settings.device.present;
-      if (settings.use_gpu)
-        std::printf("FP32 peak: %.0f GFLOP/s\n", fp32_peak_gflops());
-      std::printf("BLAS: %s\n", lab::have_lapack() ? "sgemm on all cores, for scale"
-                                                   : "not installed (column left empty)");
+  return lab::run_program("step-4", [&] {
+    std::printf("step-4: matrix multiplication, C = alpha op(A) op(B) + beta C\n");
+    settings.device = lab::select_device(settings.options.cpu_only);
+    settings.use_gpu = settings.device.present;
+    if (settings.use_gpu)
+      std::printf("FP32 peak: %.0f GFLOP/s\n", fp32_peak_gflops());
+    std::printf("BLAS: %s\n", lab::have_lapack() ? "sgemm on all cores, for scale"
+                                                 : "not installed (column left empty)");
 
-      const std::vector<int> sizes = lab::choose_sizes(settings.options, full_sweep, quick_sweep);
-      std::printf("sizes: %s; check: max |C - C_ref|_ij / (|A||B|)_ij <= (k+2) eps "
-                  "(TF32: + 2^-9), reference in double\n",
-                  lab::join(sizes).c_str());
-      lab::Checks checks;
-      run_sweep(settings, sizes, checks);
+    const std::vector<int> sizes = lab::choose_sizes(settings.options, full_sweep, quick_sweep);
+    lab::prepare_output_folder(settings.options.out + "/step-4");
+    if (settings.options.wants_float())
+      lab::refuse_sizes_that_do_not_fit(sizes, memory_needed<float>, "float", settings.use_gpu);
+    if (settings.options.wants_double())
+      lab::refuse_sizes_that_do_not_fit(sizes, memory_needed<double>, "double",
+                                        settings.use_gpu);
+    std::printf("sizes: %s; check: max |C - C_ref|_ij / (|A||B|)_ij <= (k+2) eps "
+                "(TF32: + 2^-9), reference in double\n",
+                lab::join(sizes).c_str());
+    lab::Checks checks;
+    run_sweep(settings, sizes, checks);
 
-      std::printf("\n");
-      checks.print_summary(std::cout);
-      return checks.exit_code();
-    }
-  catch (const std::exception &error)
-    {
-      std::fflush(stdout);
-      std::cerr << "step-4: error: " << error.what() << '\n';
-      return 1;
-    }
+    std::printf("\n");
+    checks.print_summary(std::cout);
+    return checks.exit_code();
+  });
 }

@@ -1,8 +1,11 @@
 #include <lab/matrix_io.h>
 
+#include <lab/program.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -14,8 +17,10 @@ namespace lab
   {
     std::ifstream in(path);
     if (!in)
-      throw std::runtime_error("cannot read the matrix file '" + path + "'");
+      throw bad_input("cannot read the matrix file '" + path + "'");
 
+    const char *type_name = sizeof(T) == 4 ? "float" : "double";
+    const char *largest = sizeof(T) == 4 ? "3.4e38" : "1.8e308";
     std::vector<std::vector<double>> rows;
     std::string line;
     for (int line_number = 1; std::getline(in, line); ++line_number)
@@ -35,21 +40,27 @@ namespace lab
             char *end = nullptr;
             const double value = std::strtod(word.c_str(), &end);
             if (end != word.c_str() + word.size())
-              throw std::runtime_error(where + "' is not a number");
+              throw bad_input(where + "' is not a number");
             if (std::isinf(value) || std::isnan(value))
-              throw std::runtime_error(where + "' is not a finite number");
+              throw bad_input(where + "' is not a finite number");
+            // A double can hold 1e39, a float cannot: converted, it would become
+            // infinity, and the factorisation NaN. Refuse it here, where we can say
+            // which number it was.
+            if (std::abs(value) > double(std::numeric_limits<T>::max()))
+              throw bad_input(where + "' does not fit in " + type_name +
+                              " (largest " + largest + ")");
             row.push_back(value);
           }
         if (row.empty())
           continue;
         if (!rows.empty() && row.size() != rows.front().size())
-          throw std::runtime_error(path + ":" + std::to_string(line_number) + ": " +
+          throw bad_input(path + ":" + std::to_string(line_number) + ": " +
                                    std::to_string(row.size()) + " numbers, but the first row has " +
                                    std::to_string(rows.front().size()));
         rows.push_back(std::move(row));
       }
     if (rows.empty())
-      throw std::runtime_error("the matrix file '" + path + "' holds no numbers");
+      throw bad_input("the matrix file '" + path + "' holds no numbers");
 
     Matrix<T> m(static_cast<int>(rows.size()), static_cast<int>(rows.front().size()));
     for (int i = 0; i < m.rows(); ++i)

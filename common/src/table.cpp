@@ -1,6 +1,10 @@
 #include <lab/table.h>
 
+#include <lab/program.h>
+
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -31,6 +35,23 @@ namespace lab
       return text;
     }
   } // namespace
+
+  void prepare_output_folder(const std::string &folder)
+  {
+    const auto refuse = [&](const std::string &reason) {
+      throw bad_input("cannot write to the output folder '" + folder + "': " + reason);
+    };
+    std::error_code error;
+    std::filesystem::create_directories(folder, error);
+    if (error)
+      refuse(error.message());
+    // A folder can exist and still refuse files (read-only mounts, permissions): try
+    // one, and remove it again.
+    const std::filesystem::path probe = std::filesystem::path(folder) / ".write-test";
+    if (!std::ofstream(probe))
+      refuse(std::strerror(errno));
+    std::filesystem::remove(probe, error);
+  }
 
   void Table::write(const std::string &path, const TableHeader &header) const
   {

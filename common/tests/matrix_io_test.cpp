@@ -1,5 +1,6 @@
 // Tests of lab/matrix_io.h: matrices from text files.
 #include <lab/matrix_io.h>
+#include <lab/program.h>
 #include <lab_catch.h>
 
 #include "test_support.h"
@@ -125,4 +126,24 @@ TEST_CASE("matrix_io: tiny numbers are read, infinite ones refused")
     lab_test::message_of<std::runtime_error>([&] { lab::read_matrix<double>(path); });
   INFO(message);
   CHECK(contains(message, "'1e999' is not a finite number"));
+}
+
+TEST_CASE("matrix_io: a number the precision cannot hold is refused, naming line and value")
+{
+  // 1e39 is a finite double but beyond the largest float (3.4e38): converted, it would
+  // be infinity, and the factorisation would report NaN instead of the real problem.
+  TempDir dir;
+  const std::string path = (dir / "large.txt").string();
+  write_text(path, "# a comment line\n1 0\n0 1e39\n");
+  const lab::Matrix<double> m = lab::read_matrix<double>(path);
+  CHECK(m(1, 1) == 1e39);
+  const std::string message =
+    lab_test::message_of<lab::bad_input>([&] { lab::read_matrix<float>(path); });
+  INFO(message);
+  CHECK(contains(message, path + ":3: '1e39' does not fit in float"));
+  write_text(path, "-3.5e38\n");
+  CHECK(contains(lab_test::message_of<lab::bad_input>([&] { lab::read_matrix<float>(path); }),
+                 "'-3.5e38' does not fit in float"));
+  write_text(path, "3.4e38\n");
+  CHECK(lab::read_matrix<float>(path)(0, 0) == 3.4e38f);
 }

@@ -1,4 +1,5 @@
 // Tests of lab/table.h: the .dat files gnuplot reads.
+#include <lab/program.h>
 #include <lab/table.h>
 #include <lab_catch.h>
 
@@ -175,4 +176,32 @@ TEST_CASE("table: whole numbers are written in full, others with six digits")
   REQUIRE(lines.size() >= 2);
   CHECK(lines[lines.size() - 2] == "1048576 0.123457");
   CHECK(lines.back() == "-3 2.5e-09");
+}
+
+TEST_CASE("table: prepare_output_folder creates the folder and refuses one it cannot write")
+{
+  TempDir dir;
+  SECTION("a new folder, two levels deep, is created and left empty")
+  {
+    const std::filesystem::path folder = dir / "results" / "step-9";
+    lab::prepare_output_folder(folder.string());
+    CHECK(std::filesystem::is_directory(folder));
+    CHECK(std::filesystem::is_empty(folder));
+  }
+  SECTION("a folder on the path is a file")
+  {
+    lab_test::write_text(dir / "plain-file", "x\n");
+    const std::string folder = (dir / "plain-file" / "step-9").string();
+    const std::string message =
+      lab_test::message_of<lab::bad_input>([&] { lab::prepare_output_folder(folder); });
+    INFO(message);
+    CHECK(contains(message, "cannot write to the output folder '" + folder + "': "));
+  }
+  SECTION("a place where no folder can be made, even by root")
+  {
+    const std::string message =
+      lab_test::message_of<lab::bad_input>([&] { lab::prepare_output_folder("/proc/nope/step-9"); });
+    INFO(message);
+    CHECK(contains(message, "cannot write to the output folder '/proc/nope/step-9': "));
+  }
 }

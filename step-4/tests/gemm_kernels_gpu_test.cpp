@@ -27,9 +27,9 @@ namespace
 
   // Runs @p launch on the problem and returns C. With β = 0 the device C is poisoned
   // (C is output only); otherwise it holds the problem's C.
-  template <typename T>
-  lab::Matrix<T> run_on_gpu(const GemmProblem<T> &p,
-                            void (*launch)(const GemmArgs<T> &, cudaStream_t))
+  // @p launch is a kernel's launcher or any other lab::Gemm.
+  template <typename T, typename Launch>
+  lab::Matrix<T> run_on_gpu(const GemmProblem<T> &p, const Launch &launch)
   {
     lab::DeviceBuffer<T> a(p.a), b(p.b), c(p.c.size());
     if (p.beta == T(0))
@@ -230,4 +230,23 @@ TEST_CASE("step4::gemm: empty products do nothing, k = 0 scales C by beta", "[gp
   for (int i = 0; i < 5; ++i)
     for (int j = 0; j < 6; ++j)
       CHECK(c(i, j) == 0.5f * p.c(i, j));
+}
+
+TEST_CASE("step4::gemm is a lab::Gemm in float and in double", "[gpu]")
+{
+  // How step-5 plugs the course's product into steps 2 and 3: through the interface.
+  const lab::Gemm<float> gemm_float = step4::gemm;
+  const lab::Gemm<double> gemm_double = step4::gemm;
+  for (const GemmShape &shape : {GemmShape{33, 17, 65, Op::transpose, Op::none},
+                                 GemmShape{64, 65, 31, Op::none, Op::transpose},
+                                 GemmShape{129, 127, 128}})
+    {
+      INFO(describe(shape));
+      const GemmProblem<float> pf = step4::random_problem<float>(shape, -1.5f, 0.5f, 21);
+      CHECK(step4::gemm_error(pf, run_on_gpu(pf, gemm_float)) <=
+            step4::gemm_tolerance<float>(shape.k));
+      const GemmProblem<double> pd = step4::random_problem<double>(shape, -1.5, 0.5, 22);
+      CHECK(step4::gemm_error(pd, run_on_gpu(pd, gemm_double)) <=
+            step4::gemm_tolerance<double>(shape.k));
+    }
 }

@@ -17,9 +17,10 @@
 
 namespace lab
 {
-  /// Reads the matrix in @p path. Throws std::runtime_error with a one-line message
-  /// naming the file and line when it cannot be opened, a token is not a number, or
-  /// the rows have different lengths.
+  /// Reads the matrix in @p path as numbers of type T. Throws lab::bad_input (see
+  /// lab/program.h) with a one-line message naming the file and line when it cannot be
+  /// opened, a token is not a number, a number is infinite, NaN or too large for T
+  /// (1e39 fits in a double, not in a float), or the rows have different lengths.
   template <typename T>
   Matrix<T> read_matrix(const std::string &path);
 } // namespace lab

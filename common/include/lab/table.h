@@ -57,6 +57,11 @@ namespace lab
     std::vector<std::vector<double>> rows_;
   };
 
+  /// Creates @p folder (and the folders above it) and makes sure a file can be written
+  /// there, before a program spends minutes on results it could not save. Throws
+  /// lab::bad_input naming the folder and the reason when it cannot.
+  void prepare_output_folder(const std::string &folder);
+
   /// The git revision the program was built from ("unknown" outside a git checkout;
   /// "-dirty" appended when the tree had uncommitted changes).
   const char *git_revision();

@@ -1,0 +1,120 @@
+// GPU tests of lab/cublas_gemm.h: cuBLAS's products, through the lab::Gemm interface,
+// against a product computed in double on the host.
+#include <lab/cublas_gemm.h>
+#include <lab/cuda_check.h>
+#include <lab/device_buffer.h>
+#include <lab/test_matrices.h>
+#include <lab_catch.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace
+{
+  // max_ij |C - C_ref| / (|α| (|op(A)| |op(B)|)_ij + |β| |C_ij|): the error of each entry
+  // relative to the size of what was summed, which rounding bounds by about k ε.
+  template <typename T>
+  double worst_error(const lab::GemmShape &s, T alpha, T beta, const lab::Matrix<T> &a,
+                     const lab::Matrix<T> &b, const lab::Matrix<T> &c_in,
+                     const lab::Matrix<T> &c_out)
+  {
+    lab::GemmArgs<T> host;
+    host.shape = s;
+    host.a = a.data();
+    host.lda = a.ld();
+    host.b = b.data();
+    host.ldb = b.ld();
+    double worst = 0;
+    for (int i = 0; i < s.m; ++i)
+      for (int j = 0; j < s.n; ++j)
+        {
+          double sum = 0, size = 0;
+          for (int p = 0; p < s.k; ++p)
+            {
+              sum += double(host.op_a(i, p)) * double(host.op_b(p, j));
+              size += std::abs(double(host.op_a(i, p)) * double(host.op_b(p, j)));
+            }
+          const double expected = double(alpha) * sum + double(beta) * double(c_in(i, j));
+          const double scale =
+            std::abs(double(alpha)) * size + std::abs(double(beta) * double(c_in(i, j)));
+          const double error = std::abs(double(c_out(i, j)) - expected) / scale;
+          worst = std::isnan(error) ? error : std::max(worst, error);
+        }
+    return worst;
+  }
+
+  // One product through @p gemm with C poisoned (β = 0) or given (β ≠ 0); returns the
+  // worst relative error.
+  template <typename T>
+  double run(const lab::Gemm<T> &gemm, const lab::GemmShape &s, T alpha, T beta)
+  {
+    const lab::Matrix<T> a = lab::random_matrix<T>(s.a_rows(), s.a_cols(), 1);
+    const lab::Matrix<T> b = lab::random_matrix<T>(s.b_rows(), s.b_cols(), 2);
+    const lab::Matrix<T> c_in = lab::random_matrix<T>(s.m, s.n, 3);
+    lab::DeviceBuffer<T> a_device(a), b_device(b), c_device(c_in);
+    if (beta == T(0))
+      c_device.poison();
+    lab::GemmArgs<T> g{s, alpha, beta, a_device.data(), a.ld(), b_device.data(), b.ld(),
+                       c_device.data(), c_in.ld()};
+    cudaStream_t stream = nullptr;
+    LAB_CHECK(cudaStreamCreate(&stream));
+    gemm(g, stream);
+    LAB_CHECK(cudaStreamSynchronize(stream));
+    LAB_CHECK(cudaStreamDestroy(stream));
+    lab::Matrix<T> c_out(s.m, s.n);
+    c_device.download(c_out);
+    return worst_error(s, alpha, beta, a, b, c_in, c_out);
+  }
+} // namespace
+
+TEST_CASE("cublas_gemm: FP32, TF32 and FP64 through lab::Gemm, every transpose", "[gpu]")
+{
+  lab::Cublas cublas;
+  const lab::Gemm<float> fp32 = lab::cublas_gemm(cublas, lab::CublasMath::fp32);
+  const lab::Gemm<float> tf32 = lab::cublas_gemm(cublas, lab::CublasMath::tf32);
+  const lab::Gemm<double> fp64 = lab::cublas_gemm(cublas);
+  const double eps_float = std::numeric_limits<float>::epsilon();
+  const double eps_double = std::numeric_limits<double>::epsilon();
+  for (const lab::Op op_a : {lab::Op::none, lab::Op::transpose})
+    for (const lab::Op op_b : {lab::Op::none, lab::Op::transpose})
+      for (const lab::GemmShape shape : {lab::GemmShape{1, 1, 1}, lab::GemmShape{17, 33, 65},
+                                         lab::GemmShape{130, 3, 257}})
+        {
+          lab::GemmShape s = shape;
+          s.op_a = op_a;
+          s.op_b = op_b;
+          INFO(s.m << "x" << s.n << "x" << s.k << " " << lab::op_letter(op_a)
+                   << lab::op_letter(op_b));
+          const double bound_float = (s.k + 2) * eps_float;
+          CHECK(run(fp32, s, 1.0f, 0.0f) <= bound_float);
+          CHECK(run(fp32, s, -1.5f, 0.5f) <= bound_float);
+          // TF32 rounds the inputs to 10 mantissa bits: 2^-10 relative per input.
+          CHECK(run(tf32, s, 1.0f, 0.0f) <= bound_float + 2.0 / 1024);
+          CHECK(run(fp64, s, 1.0, 0.0) <= (s.k + 2) * eps_double);
+          CHECK(run(fp64, s, -1.5, 0.5) <= (s.k + 2) * eps_double);
+        }
+}
+
+TEST_CASE("cublas_gemm: an empty C does nothing; k = 0 scales C by beta", "[gpu]")
+{
+  lab::Cublas cublas;
+  const lab::Gemm<float> fp32 = lab::cublas_gemm(cublas, lab::CublasMath::fp32);
+  lab::DeviceBuffer<float> dummy(16);
+  fp32(lab::GemmArgs<float>{{0, 4, 4}, 1, 0, dummy.data(), 4, dummy.data(), 4, dummy.data(), 4},
+       nullptr);
+  fp32(lab::GemmArgs<float>{{4, 0, 4}, 1, 0, dummy.data(), 4, dummy.data(), 4, dummy.data(), 4},
+       nullptr);
+  LAB_CHECK(cudaDeviceSynchronize());
+
+  const lab::Matrix<float> c_in = lab::random_matrix<float>(3, 4, 5);
+  lab::DeviceBuffer<float> c(c_in), operand(4);
+  fp32(lab::GemmArgs<float>{{3, 4, 0}, 2, 0.5f, operand.data(), 1, operand.data(), 4,
+                            c.data(), 4},
+       nullptr);
+  lab::Matrix<float> c_out(3, 4);
+  c.download(c_out);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j)
+      CHECK(c_out(i, j) == 0.5f * c_in(i, j));
+}

@@ -1,6 +1,9 @@
 #include <lab/residuals.h>
 
+#include <algorithm>
 #include <cmath>
+#include <random>
+#include <vector>
 #include <stdexcept>
 
 namespace lab
@@ -37,6 +40,41 @@ namespace lab
   }
 
   template <typename T>
+  double cholesky_residual_sampled(const Matrix<T> &a, const Matrix<T> &factor, int rows,
+                                   unsigned seed)
+  {
+    const int n = a.rows();
+    if (a.cols() != n || factor.rows() != n || factor.cols() != n)
+      throw std::invalid_argument("cholesky_residual_sampled: matrices must be n x n");
+    if (rows >= n)
+      return cholesky_residual(a, factor);
+    std::vector<int> sample = {0, n - 1};
+    std::mt19937 generator(seed);
+    std::uniform_int_distribution<int> pick(1, n - 2);
+    while (static_cast<int>(sample.size()) < rows)
+      sample.push_back(pick(generator));
+
+    // Row i of L Lᵀ: entry j is row i of L dotted with row j of L over their first
+    // min(i, j) + 1 entries; A(i, j) comes from A's lower triangle.
+    double error = 0, norm = 0;
+#pragma omp parallel for schedule(dynamic, 64) reduction(+ : error, norm) collapse(2)
+    for (std::size_t s = 0; s < sample.size(); ++s)
+      for (int j = 0; j < n; ++j)
+        {
+          const int i = sample[s];
+          const int last = std::min(i, j);
+          const T *row_i = &factor(i, 0), *row_j = &factor(j, 0);
+          double product = 0;
+          for (int k = 0; k <= last; ++k)
+            product += double(row_i[k]) * double(row_j[k]);
+          const double target = i >= j ? a(i, j) : a(j, i);
+          error += (product - target) * (product - target);
+          norm += target * target;
+        }
+    return std::sqrt(error) / std::sqrt(norm);
+  }
+
+  template <typename T>
   double relative_error(const Matrix<T> &result, const Matrix<double> &reference)
   {
     if (result.rows() != reference.rows() || result.cols() != reference.cols())
@@ -54,6 +92,10 @@ namespace lab
 
   template double cholesky_residual(const Matrix<float> &, const Matrix<float> &);
   template double cholesky_residual(const Matrix<double> &, const Matrix<double> &);
+  template double cholesky_residual_sampled(const Matrix<float> &, const Matrix<float> &, int,
+                                            unsigned);
+  template double cholesky_residual_sampled(const Matrix<double> &, const Matrix<double> &,
+                                            int, unsigned);
   template double relative_error(const Matrix<float> &, const Matrix<double> &);
   template double relative_error(const Matrix<double> &, const Matrix<double> &);
 } // namespace lab

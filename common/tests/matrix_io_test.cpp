@@ -1,10 +1,12 @@
 // Tests of lab/matrix_io.h: matrices from text files.
+#include <lab/finite.h>
 #include <lab/matrix_io.h>
 #include <lab/program.h>
 #include <lab_catch.h>
 
 #include "test_support.h"
 
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -146,4 +148,20 @@ TEST_CASE("matrix_io: a number the precision cannot hold is refused, naming line
                  "'-3.5e38' does not fit in float"));
   write_text(path, "3.4e38\n");
   CHECK(lab::read_matrix<float>(path)(0, 0) == 3.4e38f);
+}
+
+TEST_CASE("finite: NaN and infinity are refused, naming the first entry")
+{
+  lab::Matrix<float> m(3, 4);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j)
+      m(i, j) = float(i + j);
+  CHECK_NOTHROW(lab::require_finite(m, "A"));
+  m(2, 1) = std::numeric_limits<float>::infinity();
+  m(1, 3) = std::numeric_limits<float>::quiet_NaN();
+  CHECK(lab_test::message_of<lab::bad_input>([&] { lab::require_finite(m, "A"); }) ==
+        "A(1, 3) is nan: the input must be finite");
+  m(1, 3) = 0;
+  CHECK(contains(lab_test::message_of<lab::bad_input>([&] { lab::require_finite(m, "A"); }),
+                 "A(2, 1) is infinite"));
 }

@@ -187,3 +187,25 @@ TEST_CASE("residuals: relative_error")
                     std::invalid_argument);
   }
 }
+
+TEST_CASE("residuals: the sampled Cholesky residual estimates the full one")
+{
+  const int n = 300;
+  // The 2011 course's matrix, whose factor is known exactly.
+  const lab::Matrix<double> a = lab::course_2011_spd<double>(n);
+  const lab::Matrix<double> factor = lab::course_2011_factor<double>(n);
+  // A perturbed factor: every entry off by a relative 1e-6, so the residual is about
+  // 1e-6 everywhere and a sample must see the same.
+  lab::Matrix<double> perturbed = factor;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j <= i; ++j)
+      perturbed(i, j) *= 1 + 1e-6 * ((i * 7 + j * 3) % 5 - 2);
+  const double full = lab::cholesky_residual(a, perturbed);
+  const double sampled = lab::cholesky_residual_sampled(a, perturbed, 40);
+  CAPTURE(full, sampled);
+  CHECK(full > 1e-8);
+  CHECK(sampled > full / 3);
+  CHECK(sampled < full * 3);
+  CHECK(lab_test::close(lab::cholesky_residual_sampled(a, perturbed, n), full, 1e-12));
+  CHECK(lab::cholesky_residual_sampled(a, factor, 40) < 1e-14);
+}

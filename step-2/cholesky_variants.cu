@@ -1,0 +1,45 @@
+// The list of variants (see cholesky_variants.h).
+#include "cholesky_variants.h"
+
+#include "variants/1_four_kernels_2011.cuh"
+#include "variants/2_one_launch_update.cuh"
+#include "variants/3_register_blocked_update.cuh"
+#include "variants/4_right_looking_gemm.cuh"
+
+namespace step2
+{
+  namespace
+  {
+    std::size_t no_workspace(int, int) { return 0; }
+  } // namespace
+
+  template <typename T>
+  const std::vector<Variant<T>> &variants()
+  {
+    static const std::vector<Variant<T>> list = {
+      {"1_four_kernels_2011", "the 2011 design: 4 kernels, 16x16 tiles, serial lo_update",
+       false, no_workspace, factorize_1_four_kernels_2011<T>},
+      {"2_one_launch_update", "every trailing tile in one 2-D launch", false, no_workspace,
+       factorize_2_one_launch_update<T>},
+      {"3_register_blocked_update", "64x64 tiles, 4x4 per thread, lower tiles only", false,
+       no_workspace, factorize_3_register_blocked_update<T>},
+      {"4_right_looking_gemm", "nb-wide panels: inverse and products through lab::Gemm",
+       true, right_looking_workspace<T>, factorize_4_right_looking_gemm<T>},
+    };
+    return list;
+  }
+
+  template <typename T>
+  const Variant<T> *find_variant(const std::string &name)
+  {
+    for (const Variant<T> &variant : variants<T>())
+      if (variant.name == name || variant.name.substr(0, variant.name.find('_')) == name)
+        return &variant;
+    return nullptr;
+  }
+
+  template const std::vector<Variant<float>> &variants<float>();
+  template const std::vector<Variant<double>> &variants<double>();
+  template const Variant<float> *find_variant<float>(const std::string &);
+  template const Variant<double> *find_variant<double>(const std::string &);
+} // namespace step2

@@ -1,0 +1,70 @@
+#pragma once
+// @sect3{The factorisations, as a list}
+//
+// Every variant of this step computes the same thing as step-1: the Cholesky factor
+// L of a symmetric positive definite n×n matrix A, in place in the lower triangle
+// (row-major, leading dimension ld), with LAPACK's `info` in device memory: 0 when A
+// is positive definite, j + 1 when the factorisation stopped at column j because the
+// pivot there was not positive. They differ in how they spread the work over the GPU.
+//
+// A variant is called through one signature, so that the program, the tests and
+// step-5 treat them alike: the arguments below, enqueued on a stream, returning at
+// once (the work runs asynchronously, like a kernel launch). Variants 4 to 6 spend
+// their flops in matrix products and take the product as a lab::Gemm (cuBLAS in this
+// step's program, step-4's kernels in step-5); variants 1 to 3 are the course's own
+// kernels throughout and ignore it. Variants that need scratch memory say how much,
+// so that the caller allocates it once, outside any timing.
+
+#include <lab/gemm.h>
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace step2
+{
+  // Per-kernel time of variant 1, summed over all launches of a factorisation (the
+  // 2011 course's breakdown). Filled only when a variant is given one.
+  struct KernelTimes
+  {
+    double factorize_diagonal_block_ms = 0;
+    double strip_update_ms = 0;
+    double diag_update_ms = 0;
+    double lo_update_ms = 0;
+  };
+
+  template <typename T>
+  struct CholeskyArgs
+  {
+    T *a = nullptr;                 // the matrix on the device; L on return
+    int n = 0;
+    int ld = 0;
+    int *info = nullptr;            // device: 0, or the failing column + 1
+    T *workspace = nullptr;         // workspace_elements(n) entries, or nullptr if 0
+    lab::Gemm<T> gemm;              // the product variants 4-6 use
+    cudaStream_t stream = nullptr;
+    int panel_width = 256;          // nb of variants 4-6: the width of a panel
+    KernelTimes *kernel_times = nullptr; // variant 1 only: time each kernel
+  };
+
+  template <typename T>
+  struct Variant
+  {
+    std::string name;               // file name without extension, e.g. "1_four_kernels_2011"
+    std::string idea;               // one line
+    bool uses_gemm;                 // whether its flops go through lab::Gemm
+    std::size_t (*workspace_elements)(int n, int panel_width);
+    void (*factorize)(const CholeskyArgs<T> &);
+  };
+
+  // Variants 1 to 4 in teaching order, for float and double.
+  template <typename T>
+  const std::vector<Variant<T>> &variants();
+
+  // The variant a name refers to (a number such as "3" or a full name), or nullptr.
+  template <typename T>
+  const Variant<T> *find_variant(const std::string &name);
+
+} // namespace step2

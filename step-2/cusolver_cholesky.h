@@ -1,0 +1,41 @@
+#pragma once
+// @sect3{cuSOLVER, the yardstick}
+//
+// Every variant is timed against cuSOLVER's Cholesky, `cusolverDnXpotrf`, in the same
+// run on the same matrix. cuSOLVER, like LAPACK, stores matrices by columns. A
+// row-major matrix read by columns is its transpose, so our lower triangle is, to
+// cuSOLVER, the upper triangle of the same symmetric matrix: we ask for
+// CUBLAS_FILL_MODE_UPPER and get U = L^T back, which, read by rows, is our L. The
+// workspace is queried and allocated once, outside the timing.
+
+#include <lab/device_buffer.h>
+
+#include <cusolverDn.h>
+
+#include <cstddef>
+#include <vector>
+
+namespace step2
+{
+  template <typename T>
+  class CusolverCholesky
+  {
+  public:
+    // Prepares a factorisation of n×n matrices with leading dimension ld.
+    CusolverCholesky(int n, int ld);
+    ~CusolverCholesky();
+    CusolverCholesky(const CusolverCholesky &) = delete;
+    CusolverCholesky &operator=(const CusolverCholesky &) = delete;
+
+    // Factorises a (device) in place on @p stream; info (device) as LAPACK's.
+    void factorize(T *a, int *info, cudaStream_t stream = nullptr);
+
+  private:
+    int n_, ld_;
+    cusolverDnHandle_t handle_ = nullptr;
+    cusolverDnParams_t params_ = nullptr;
+    std::size_t device_bytes_ = 0, host_bytes_ = 0;
+    lab::DeviceBuffer<unsigned char> device_workspace_;
+    std::vector<unsigned char> host_workspace_;
+  };
+} // namespace step2

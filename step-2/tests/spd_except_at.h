@@ -1,0 +1,18 @@
+#pragma once
+// A test matrix that is positive definite up to a chosen column and fails there: the
+// leading minors of order <= c are those of a random SPD matrix, and A(c, c) is lowered
+// so that the pivot of column c becomes -1. Every correct factorisation must stop at
+// column c, LAPACK's info = c + 1.
+#include "cholesky_loop.h"
+
+#include <lab/test_matrices.h>
+
+template <typename T>
+lab::Matrix<T> spd_except_at(int n, int c, unsigned seed = 7)
+{
+  lab::Matrix<double> a = lab::random_spd<double>(n, 100, seed);
+  lab::Matrix<double> l = a;
+  step1::cholesky_in_place(l.data(), n, l.ld());
+  a(c, c) -= l(c, c) * l(c, c) + 1;
+  return lab::convert<T>(a);
+}

@@ -1,0 +1,30 @@
+#pragma once
+// @sect3{Variant 4: the blocked right-looking algorithm at the speed of products}
+//
+// Variants 1 to 3 take tiles of 16 or 64 columns: every step of the loop over the
+// diagonal is a few small launches, and the trailing update, where almost all flops
+// are, is a product with an inner dimension of only one tile. Variant 4 takes panels
+// of nb columns (a few hundred; `--panel-width`) and does each of the three block
+// equations with the tool that suits it:
+//  1. A_11 = L_11 L_11^T, the nb×nb diagonal block: variant 3's tile algorithm on the
+//     block (serial, but only nb/64 tile steps);
+//  2. L_21 = A_21 L_11^{-T}: X = L_11^{-1} (diagonal_block_inverse.cuh), then the
+//     product L_21 = A_21 X^T; A_21 is first copied aside, since a product cannot
+//     overwrite its own input;
+//  3. A_22 -= L_21 L_21^T, the trailing update: one product per block column of nb
+//     columns, from its diagonal block down, so that the tiles above the diagonal are
+//     not computed (only the upper half of each diagonal block is, and thrown away).
+// Steps 2 and 3 are products through lab::Gemm: in this step's program cuBLAS's, in
+// step-5 step-4's kernels. The strict upper triangle of the diagonal blocks is used
+// as scratch by step 3 (the lower triangle, L, is all the algorithm reads).
+
+#include "../cholesky_variants.h"
+
+namespace step2
+{
+  template <typename T>
+  std::size_t right_looking_workspace(int n, int panel_width);
+
+  template <typename T>
+  void factorize_4_right_looking_gemm(const CholeskyArgs<T> &args);
+} // namespace step2

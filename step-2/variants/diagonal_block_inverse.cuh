@@ -1,0 +1,68 @@
+#pragma once
+// @sect3{The inverse of a factorised diagonal block}
+//
+// Variant 4 solves the panel below a diagonal block, L_21 = A_21 L_11^{-T}, as a
+// matrix product with the inverse X = L_11^{-1}: a triangular solve runs row after
+// row, a product runs at the speed of step-4. Inverting a triangular matrix is step-3's
+// subject; here is the small version it needs, for an nb×nb block:
+//  - each 64×64 tile on the diagonal of L_11 is inverted by one thread block, in shared
+//    memory: X_ii = L_ii^{-1}, row after row, X(r, :) = (e_r - sum_{q<r} L(r, q) X(q, :)) / L(r, r);
+//  - then block row after block row, the tiles left of the diagonal by two products:
+//    from L X = I, row block i reads L_ii X_ij + sum_{m<i} L_im X_mj = 0 for j < i, so
+//    X_i,0:i = -X_ii (L_i,0:i X_0:i,0:i).
+// When the factorisation has failed (info != 0) the tiles are set to zero instead: X
+// is then 0, and every product that uses it changes nothing. That is how variant 4
+// stops after a failure without asking the host.
+
+#include "tiles.cuh"
+
+#include <lab/gemm.h>
+
+namespace step2
+{
+  template <typename T, int tile>
+  __global__ void invert_diagonal_tiles(const T *l, int n, int ld, T *x, int ldx, const int *info)
+  {
+    extern __shared__ unsigned char shared_bytes[]; // two_tiles_bytes (tiles.cuh)
+    auto inverse = reinterpret_cast<T(*)[tile + 1]>(shared_bytes);
+    auto factor = inverse + tile;
+    const int thread = threadIdx.x + threadIdx.y * blockDim.x;
+    const int threads = blockDim.x * blockDim.y;
+    const int origin = blockIdx.x * tile;
+    const bool failed = failed_before(info);
+    for (int e = thread; e < tile * tile; e += threads)
+      {
+        const int r = e / tile, c = e % tile;
+        factor[r][c] = failed ? T(0) : padded_load(l, n, ld, origin + r, origin + c);
+        inverse[r][c] = r == c && !failed ? T(1) : T(0);
+      }
+    __syncthreads();
+    if (!failed)
+      for (int r = 0; r < tile; ++r)
+        {
+          // Row r is final once divided by the pivot; then it is subtracted from the
+          // rows below it, column by column in parallel.
+          for (int c = thread; c <= r; c += threads)
+            inverse[r][c] /= factor[r][r];
+          __syncthreads();
+          for (int e = thread; e < (tile - r - 1) * (r + 1); e += threads)
+            {
+              const int q = r + 1 + e / (r + 1), c = e % (r + 1);
+              inverse[q][c] -= factor[q][r] * inverse[r][c];
+            }
+          __syncthreads();
+        }
+    for (int e = thread; e < tile * tile; e += threads)
+      {
+        const int r = e / tile, c = e % tile;
+        if (origin + r < n && origin + c < n)
+          x[static_cast<long>(origin + r) * ldx + origin + c] = inverse[r][c];
+      }
+  }
+
+  // X = L^{-1} for the n×n lower triangle L (leading dimension ld) into x (ldx),
+  // whose upper triangle must be zero on entry; `scratch` holds n×n entries.
+  template <typename T>
+  void invert_lower_block(const T *l, int n, int ld, T *x, int ldx, T *scratch,
+                          const int *info, const lab::Gemm<T> &gemm, cudaStream_t stream);
+} // namespace step2

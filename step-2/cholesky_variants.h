@@ -45,7 +45,7 @@ namespace step2
     T *workspace = nullptr;         // workspace_elements(n) entries, or nullptr if 0
     lab::Gemm<T> gemm;              // the product variants 4-6 use
     cudaStream_t stream = nullptr;
-    int panel_width = 256;          // nb of variants 4-6: the width of a panel
+    int panel_width = 512;          // nb of variants 4-6: the width of a panel
     KernelTimes *kernel_times = nullptr; // variant 1 only: time each kernel
   };
 

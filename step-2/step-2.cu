@@ -58,7 +58,7 @@ namespace step2
     lab::CommonOptions options;
     std::string variant;     // --variant: one variant, or all when empty
     std::string matrix_file; // --matrix
-    int panel_width = 256;   // --panel-width: nb of variant 4
+    int panel_width = 512;   // --panel-width: nb of variant 4 (measured: see the results)
     lab::DeviceInfo device;
     bool use_gpu = false;
 

@@ -1,0 +1,218 @@
+# step-2: the blocked Cholesky variants against cuSOLVER potrf, the CPU loop and LAPACK,
+# and where the 2011 design (variant 1) spends its time.
+#
+#   gnuplot -e "dir='results/local/step-2'" step-2/plot.gp      (make plots does this)
+#
+# Reads dir/cholesky_float.dat, dir/cholesky_double.dat, dir/breakdown_float.dat and
+# dir/breakdown_double.dat (whichever exist) and writes into dir, each as .png and .svg,
+# one panel per precision:
+#   step-2_gflops                GFLOP/s (n^3/3 flops) against n: every variant,
+#                                cuSOLVER, the blocked CPU loop and LAPACK
+#   step-2_percent_of_cusolver   each variant as percent of cuSOLVER against n
+#   step-2_breakdown             variant 1's time split by kernel, as fractions
+# Column numbers are looked up by name in each table's last "# n ..." line, and the
+# variants are the columns between cusolver_ms and residual_cusolver, so variants can
+# be added to step-2 without touching this script. A column that holds only NaN (not
+# run: a CPU-only run, --variant, a reference past its size limit) is left out.
+if (!exists("dir")) dir = "results/local/step-2"
+
+has(file) = system(sprintf("test -f '%s' && echo 1 || echo 0", file)) + 0
+# The GPU's name: the "# gpu:" header line of a table, up to the first comma.
+gpu_of(file) = system(sprintf("sed -n 's/^# gpu: *\\([^,]*\\).*/\\1/p' '%s' | head -n 1", file))
+# Column names: the last "# n ..." line, without its "# ".
+cols_of(file) = system(sprintf("sed -n 's/^# \\(n .*\\)/\\1/p' '%s' | tail -n 1", file))
+# The number of the column called `name` (0 if there is none).
+index_of(cols, name) = system(sprintf("echo '%s' | awk '{ for (i = 1; i <= NF; ++i) if ($i == \"%s\") { print i; exit } print 0 }'", cols, name)) + 0
+# Of the columns first..last, those with at least one number that is not NaN, as a
+# list such as "6 7 9" (empty if none).
+with_data(file, first, last) = (first < 1 || last < first) ? "" : \
+  system(sprintf("awk '!/^#/ && NF { for (i = %d; i <= %d; ++i) if (tolower($i) !~ /nan/) seen[i] = 1 } END { s = \"\"; for (i = %d; i <= %d; ++i) if (i in seen) s = s \" \" i; print s }' '%s'", \
+                 first, last, first, last, file))
+no_ms(s) = (s[strlen(s) - 2:] eq "_ms" ? s[1:strlen(s) - 3] : s)   # "lo_update_ms" -> "lo_update"
+
+float_file = dir . "/cholesky_float.dat"
+double_file = dir . "/cholesky_double.dat"
+float_breakdown = dir . "/breakdown_float.dat"
+double_breakdown = dir . "/breakdown_double.dat"
+tables = has(float_file) + has(double_file)
+if (tables == 0) { print "step-2/plot.gp: no tables in " . dir; exit }
+gpu = gpu_of(has(float_file) ? float_file : double_file)
+
+set datafile missing "NaN"
+set grid
+set style data linespoints
+
+# The variants' colours, by variant number, the same in every plot.
+colours = "#d62728 #ff7f0e #2ca02c #1f77b4 #9467bd #8c564b #e377c2 #17becf"
+colour(v) = word(colours, 1 + (v - 1) % 8)
+marker(v) = 4 + 2 * ((v - 1) % 6)    # open square, circle, triangle, ...
+precision(f) = (f == 1 ? "float" : "double")
+
+# The columns of each table (1 float, 2 double), found by name: the CPU loop, LAPACK,
+# cuSOLVER, and the variants, c_first[f] to c_last[f].
+array c_cpu[2]; array c_lapack[2]; array c_cusolver[2]
+array c_first[2]; array c_last[2]; array c_names[2]
+do for [f = 1:2] {
+  file = (f == 1 ? float_file : double_file)
+  if (has(file)) {
+    cols = cols_of(file)
+    c_names[f] = cols
+    c_cpu[f] = index_of(cols, "cpu_ms")
+    c_lapack[f] = index_of(cols, "lapack_ms")
+    c_cusolver[f] = index_of(cols, "cusolver_ms")
+    c_first[f] = c_cusolver[f] + 1
+    c_last[f] = index_of(cols, "residual_cusolver") - 1
+  }
+}
+
+# ---------------------------------------------------------------- 1: GFLOP/s
+# One plot command per panel over a list of columns; the style of a curve depends on
+# what its column is. GFLOP/s = (n^3/3) / time.
+gflops(c) = column(1)**3 / 3 / (column(c) * 1e6)
+do for [terminal in "pngcairo svg"] {
+  if (terminal eq "pngcairo") {
+    set terminal pngcairo size 650 * tables + 100, 560 enhanced font ",11"
+    set output dir . "/step-2_gflops.png"
+  } else {
+    set terminal svg size 650 * tables + 100, 560 enhanced font ",11" dynamic
+    set output dir . "/step-2_gflops.svg"
+  }
+  set logscale x 2
+  set logscale y 10
+  set format y "10^{%L}"
+  set xlabel "matrix size n"
+  set ylabel "GFLOP/s (n^3/3 flops per factorisation)"
+  # The GPU curves rise to the right: the top left is free for the key.
+  set key inside top left noenhanced spacing 1.1
+  set autoscale yfix
+  set offsets 0, 0, graph 0.3, 0
+  set multiplot layout 1,tables title "step-2: blocked Cholesky factorisation, GFLOP/s (GPU: " . gpu . ")"
+  do for [f = 1:2] {
+    file = (f == 1 ? float_file : double_file)
+    if (has(file)) {
+      set title precision(f)
+      cu = c_cusolver[f]; fv = c_first[f]; cols = c_names[f]
+      # cuSOLVER first, then the variants, then the CPU.
+      list = with_data(file, cu, cu) . " " . with_data(file, fv, c_last[f]) . " " . \
+             with_data(file, c_cpu[f], c_cpu[f]) . " " . with_data(file, c_lapack[f], c_lapack[f])
+      if (words(list) == 0) {
+        print "step-2/plot.gp: " . file . " holds no times"
+      } else {
+        is_variant(c) = (c >= fv && c <= c_last[f])
+        name(c) = (c == cu ? "cuSOLVER potrf" : c == c_cpu[f] ? "CPU blocked loop (all cores)" : \
+                   c == c_lapack[f] ? "LAPACK potrf (all cores)" : no_ms(word(cols, c)))
+        hue(c) = (c == cu ? "black" : c == c_cpu[f] ? "gray40" : c == c_lapack[f] ? "gray60" : colour(c - fv + 1))
+        width(c) = (c == cu ? 3.5 : 2)
+        dash(c) = (is_variant(c) || c == cu ? 1 : 2)
+        point(c) = (c == cu ? 7 : is_variant(c) ? marker(c - fv + 1) : c == c_cpu[f] ? 1 : 2)
+        plot for [w in list] file using 1:(gflops(w + 0)) title name(w + 0) \
+               lw width(w + 0) pt point(w + 0) lc rgb hue(w + 0) dt dash(w + 0)
+      }
+    }
+  }
+  unset multiplot
+  unset output
+}
+unset logscale
+set format y "% h"
+set autoscale y
+set offsets 0, 0, 0, 0
+
+# ------------------------------------------------- 2: percent of cuSOLVER
+# 100 * cuSOLVER's time / the variant's time, from the medians of the same run. Only
+# tables with cuSOLVER's times and at least one variant's get a panel.
+percent(c, cu) = 100.0 * column(cu) / column(c)
+array p_list[2]
+panels = 0
+do for [f = 1:2] {
+  file = (f == 1 ? float_file : double_file)
+  p_list[f] = ""
+  if (has(file)) {
+    if (words(with_data(file, c_cusolver[f], c_cusolver[f])) > 0) {
+      p_list[f] = with_data(file, c_first[f], c_last[f])
+    }
+  }
+  panels = panels + (words(p_list[f]) > 0)
+}
+if (panels == 0) {
+  print "step-2/plot.gp: no GPU times in " . dir . ": no percent-of-cuSOLVER plot"
+} else {
+  do for [terminal in "pngcairo svg"] {
+    if (terminal eq "pngcairo") {
+      set terminal pngcairo size 650 * panels + 100, 560 enhanced font ",11"
+      set output dir . "/step-2_percent_of_cusolver.png"
+    } else {
+      set terminal svg size 650 * panels + 100, 560 enhanced font ",11" dynamic
+      set output dir . "/step-2_percent_of_cusolver.svg"
+    }
+    set logscale x 2
+    set xlabel "matrix size n"
+    set ylabel "percent of cuSOLVER potrf (%)"
+    # Headroom above the curves (and the 100 % line) for the key.
+    set yrange [0:*]
+    set offsets 0, 0, graph 0.45, 0
+    set key inside top left noenhanced
+    set multiplot layout 1,panels title "step-2: each variant as percent of cuSOLVER potrf in the same run (GPU: " . gpu . ")"
+    do for [f = 1:2] {
+      file = (f == 1 ? float_file : double_file)
+      if (words(p_list[f]) > 0) {
+        set title precision(f)
+        cu = c_cusolver[f]; fv = c_first[f]; cols = c_names[f]
+        plot for [w in p_list[f]] file using 1:(percent(w + 0, cu)) title no_ms(word(cols, w + 0)) \
+               lw 2 pt marker(w + 0 - fv + 1) lc rgb colour(w + 0 - fv + 1), \
+             100 with lines dt 2 lw 2 lc rgb "black" title "cuSOLVER = 100 %"
+      }
+    }
+    unset multiplot
+    unset output
+  }
+  unset logscale
+  set yrange [*:*]
+  set offsets 0, 0, 0, 0
+}
+
+# ------------------------------------------- 3: variant 1 by kernel (stacked)
+# One bar per size, split into the four kernels' shares of their summed time; the sum
+# in milliseconds stands under each size.
+panels = has(float_breakdown) + has(double_breakdown)
+if (panels == 0) {
+  print "step-2/plot.gp: no breakdown tables in " . dir . ": no breakdown plot"
+} else {
+  do for [terminal in "pngcairo svg"] {
+    if (terminal eq "pngcairo") {
+      set terminal pngcairo size 650 * panels + 100, 560 enhanced font ",11"
+      set output dir . "/step-2_breakdown.png"
+    } else {
+      set terminal svg size 650 * panels + 100, 560 enhanced font ",11" dynamic
+      set output dir . "/step-2_breakdown.svg"
+    }
+    set style data histograms
+    set style histogram rowstacked
+    set style fill solid 0.85 border -1
+    set boxwidth 0.7
+    set xlabel "matrix size n, and variant 1's summed kernel time" offset 0,-0.5
+    set ylabel "share of variant 1's time (%)"
+    set yrange [0:125]          # room for the key above the bars
+    set ytics 0, 20, 100
+    set grid noxtics ytics
+    set key inside top center horizontal maxrows 2 noenhanced
+    set multiplot layout 1,panels title "step-2: variant 1 (the 2011 design), time by kernel (GPU: " . gpu . ")"
+    do for [f = 1:2] {
+      file = (f == 1 ? float_breakdown : double_breakdown)
+      if (has(file)) {
+        set title precision(f)
+        cols = cols_of(file)
+        nk = words(cols)
+        kernel_sum(dummy) = sum [i = 2:nk] column(i)
+        total_text(ms) = (ms < 1000 ? sprintf("%.3g ms", ms) : sprintf("%.3g s", ms / 1000))
+        # Kernel colours: the diagonal tile, the strip, then the two updates.
+        shade(i) = word("#9ecae1 #6baed6 #fdae6b #d62728", 1 + (i - 2) % 4)
+        plot for [i = 2:nk] file using (100.0 * column(i) / kernel_sum(0)) \
+               :xtic(sprintf("%d\n%s", column(1), total_text(kernel_sum(0)))) \
+               title no_ms(word(cols, i)) lc rgb shade(i)
+      }
+    }
+    unset multiplot
+    unset output
+  }
+}

@@ -11,8 +11,9 @@
 //    from L X = I, row block i reads L_ii X_ij + sum_{m<i} L_im X_mj = 0 for j < i, so
 //    X_i,0:i = -X_ii (L_i,0:i X_0:i,0:i).
 // When the factorisation has failed (info != 0) the tiles are set to zero instead: X
-// is then 0, and every product that uses it changes nothing. That is how variant 4
-// stops after a failure without asking the host.
+// is then 0, so the panel solve writes zeros below the failed block (and below every
+// later one), and the trailing products subtract zero: nothing else changes, and no
+// NaN can appear. That is how variant 4 stops after a failure without asking the host.
 
 #include "tiles.cuh"
 

@@ -266,24 +266,15 @@ namespace step1
   //
   // With `--matrix FILE` the program factorises the matrix in the file (see
   // lab/matrix_io.h for the format) on the CPU and, where there is one, on the GPU.
-  // Cholesky is defined for symmetric matrices only, so an unsymmetric one is refused
-  // before any work (exit code 2, like a file that cannot be read). A matrix that is not positive definite is reported with the
+  // Cholesky is defined for symmetric matrices only, so lab::read_symmetric_matrix
+  // refuses an unsymmetric one before any work (exit code 2, like a file that cannot be
+  // read). A matrix that is not positive definite is reported with the
   // column at which both factorisations stopped, never with a factor full of NaN.
   template <typename T>
   void factorise_file(const Settings &settings, lab::Checks &checks)
   {
-    const lab::Matrix<T> a = lab::read_matrix<T>(settings.matrix_file);
+    const lab::Matrix<T> a = lab::read_symmetric_matrix<T>(settings.matrix_file);
     const int n = a.rows();
-    if (a.cols() != n)
-      throw lab::bad_input(settings.matrix_file + ": the matrix is " +
-                               std::to_string(n) + " x " + std::to_string(a.cols()) +
-                               ", Cholesky needs a square one");
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < i; ++j)
-        if (a(i, j) != a(j, i))
-          throw lab::bad_input(settings.matrix_file + ": the matrix is not symmetric (entry (" +
-                                   std::to_string(i) + "," + std::to_string(j) + ") differs from (" +
-                                   std::to_string(j) + "," + std::to_string(i) + "))");
 
     const auto report = [&](const char *where, int info, const lab::Matrix<T> &factor) {
       const std::string name =

@@ -32,7 +32,6 @@
 #include <lab/cuda_check.h>
 #include <lab/device.h>
 #include <lab/device_buffer.h>
-#include <lab/finite.h>
 #include <lab/forecast.h>
 #include <lab/format.h>
 #include <lab/lapack.h>
@@ -44,6 +43,7 @@
 #include <lab/test_matrices.h>
 #include <lab/timer.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -138,6 +138,7 @@ namespace step2
       double ms;
       double residual;
       int info;
+      lab::Matrix<T> factor;
     };
 
     template <typename Factorize>
@@ -152,9 +153,31 @@ namespace step2
       work.download(factor);
       int status = -1;
       info.copy_to_host(&status, 1);
-      return {ms, status == 0 ? residual(a, factor) : std::nan(""), status};
+      const double r = status == 0 ? residual(a, factor) : std::nan("");
+      return {ms, r, status, std::move(factor)};
     }
   };
+
+  // One variant on the device matrix: its workspace is allocated here, before and
+  // outside the timed runs, and the product is cuBLAS's in the working precision.
+  template <typename T>
+  typename DeviceMatrix<T>::Result run_variant(DeviceMatrix<T> &device, const Variant<T> &variant,
+                                               int reps, lab::Cublas &cublas, int panel_width)
+  {
+    const int n = device.a.rows();
+    lab::DeviceBuffer<T> workspace(variant.workspace_elements(n, panel_width));
+    CholeskyArgs<T> args;
+    args.n = n;
+    args.ld = device.a.ld();
+    args.workspace = workspace.data();
+    args.gemm = lab::cublas_gemm_exact<T>(cublas);
+    args.panel_width = panel_width;
+    return device.run(reps, [&](T *matrix, int *info) {
+      args.a = matrix;
+      args.info = info;
+      variant.factorize(args);
+    });
+  }
 
   // @sect3{The console line of one factorisation}
   //
@@ -301,29 +324,12 @@ namespace step2
     rows.times.insert(rows.times.end(), {copies_ms, vendor.ms});
     std::vector<double> residuals = {vendor.residual};
 
-    const lab::Gemm<T> gemm = [&] {
-      if constexpr (sizeof(T) == 4)
-        return lab::cublas_gemm(cublas, lab::CublasMath::fp32);
-      else
-        return lab::cublas_gemm(cublas);
-    }();
     for (const Variant<T> &variant : variants<T>())
       {
         double ms = std::nan(""), r = std::nan("");
         if (settings.runs(variant))
           {
-            lab::DeviceBuffer<T> workspace(variant.workspace_elements(n, settings.panel_width));
-            CholeskyArgs<T> args;
-            args.n = n;
-            args.ld = a.ld();
-            args.workspace = workspace.data();
-            args.gemm = gemm;
-            args.panel_width = settings.panel_width;
-            const auto result = device.run(reps, [&](T *matrix, int *info) {
-              args.a = matrix;
-              args.info = info;
-              variant.factorize(args);
-            });
+            const auto result = run_variant(device, variant, reps, cublas, settings.panel_width);
             report(checks, context, {variant.name, result.ms, copies_ms, vendor.ms, result.residual, result.info},
                    n, tolerance);
             ms = result.ms;
@@ -377,7 +383,11 @@ namespace step2
         if (!rows.breakdown.empty())
           breakdown_table.add_row(rows.breakdown);
         // Variant 1's time plus the copies, against the blocked CPU loop.
-        const double cpu = rows.times[1], gpu = rows.times[5] + rows.times[3];
+        const auto column = [&](const std::string &name) {
+          return rows.times[std::find(columns.begin(), columns.end(), name) - columns.begin()];
+        };
+        const double cpu = column("cpu_ms");
+        const double gpu = column(variants<T>().front().name + "_ms") + column("copies_ms");
         if (!break_even && gpu < cpu)
           break_even = n;
       }
@@ -413,22 +423,13 @@ namespace step2
   // As in step-1: the matrix of the file, factorised on the CPU and by cuSOLVER and
   // every variant on the GPU. A matrix that is not positive definite is reported with
   // the column at which each factorisation stopped; they must all agree. A file the
-  // program cannot use (not square, not symmetric, NaN, infinite) is refused.
+  // program cannot use (not square, not symmetric, NaN, infinite) is refused by
+  // lab::read_symmetric_matrix.
   template <typename T>
   void factorise_file(const Settings &settings, lab::Checks &checks)
   {
-    const lab::Matrix<T> a = lab::read_matrix<T>(settings.matrix_file);
+    const lab::Matrix<T> a = lab::read_symmetric_matrix<T>(settings.matrix_file);
     const int n = a.rows();
-    if (a.cols() != n)
-      throw lab::bad_input(settings.matrix_file + ": the matrix is " + std::to_string(n) + " x " +
-                           std::to_string(a.cols()) + ", Cholesky needs a square one");
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < i; ++j)
-        if (a(i, j) != a(j, i))
-          throw lab::bad_input(settings.matrix_file + ": the matrix is not symmetric (entry (" +
-                               std::to_string(i) + "," + std::to_string(j) + ") differs from (" +
-                               std::to_string(j) + "," + std::to_string(i) + "))");
-    lab::require_finite(a, settings.matrix_file + ": A");
     const char *precision = sizeof(T) == 4 ? "float" : "double";
     std::printf("\nmatrix %s: %d x %d, %s\n", settings.matrix_file.c_str(), n, n, precision);
 
@@ -436,18 +437,18 @@ namespace step2
     const int expected = cholesky_blocked_cpu(cpu_factor);
     const auto report_one = [&](const std::string &name, int info, const lab::Matrix<T> &factor) {
       const std::string what = name + " " + precision;
+      const double r = info == 0 ? lab::cholesky_residual(a, factor) : std::nan("");
       if (info != 0)
         std::printf("  %-28s not positive definite: stopped at column %d (LAPACK info = %d)\n",
                     name.c_str(), info - 1, info);
       else
-        std::printf("  %-28s residual %.2e\n", name.c_str(), lab::cholesky_residual(a, factor));
+        std::printf("  %-28s residual %.2e\n", name.c_str(), r);
       if (info != expected)
         checks.fail(what, "info " + std::to_string(info) + ", the CPU's " + std::to_string(expected));
       else if (info != 0)
         checks.fail(what, "not positive definite (column " + std::to_string(info - 1) + ")");
       else
-        checks.at_most(what + " residual", lab::cholesky_residual(a, factor),
-                       lab::tolerance<T>(residual_constant, n));
+        checks.at_most(what + " residual", r, lab::tolerance<T>(residual_constant, n));
     };
     report_one("CPU_blocked_OpenMP", expected, cpu_factor);
     if (!settings.use_gpu)
@@ -456,29 +457,12 @@ namespace step2
     DeviceMatrix<T> device(a);
     CusolverCholesky<T> cusolver(n, a.ld());
     const auto vendor = device.run(1, [&](T *m, int *info) { cusolver.factorize(m, info); });
-    lab::Matrix<T> factor(n, n, a.ld());
-    device.work.download(factor);
-    report_one("cuSOLVER_potrf", vendor.info, factor);
+    report_one("cuSOLVER_potrf", vendor.info, vendor.factor);
     for (const Variant<T> &variant : variants<T>())
       if (settings.runs(variant))
         {
-          lab::DeviceBuffer<T> workspace(variant.workspace_elements(n, settings.panel_width));
-          CholeskyArgs<T> args;
-          args.n = n;
-          args.ld = a.ld();
-          args.workspace = workspace.data();
-          if constexpr (sizeof(T) == 4)
-            args.gemm = lab::cublas_gemm(cublas, lab::CublasMath::fp32);
-          else
-            args.gemm = lab::cublas_gemm(cublas);
-          args.panel_width = settings.panel_width;
-          const auto result = device.run(1, [&](T *m, int *info) {
-            args.a = m;
-            args.info = info;
-            variant.factorize(args);
-          });
-          device.work.download(factor);
-          report_one(variant.name, result.info, factor);
+          const auto result = run_variant(device, variant, 1, cublas, settings.panel_width);
+          report_one(variant.name, result.info, result.factor);
         }
   }
 } // namespace step2

@@ -69,6 +69,25 @@ namespace lab
     return m;
   }
 
+  template <typename T>
+  Matrix<T> read_symmetric_matrix(const std::string &path)
+  {
+    Matrix<T> a = read_matrix<T>(path);
+    const int n = a.rows();
+    if (a.cols() != n)
+      throw bad_input(path + ": the matrix is " + std::to_string(n) + " x " +
+                      std::to_string(a.cols()) + ", Cholesky needs a square one");
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < i; ++j)
+        if (a(i, j) != a(j, i))
+          throw bad_input(path + ": the matrix is not symmetric (entry (" + std::to_string(i) +
+                          "," + std::to_string(j) + ") differs from (" + std::to_string(j) +
+                          "," + std::to_string(i) + "))");
+    return a;
+  }
+
+  template Matrix<float> read_symmetric_matrix<float>(const std::string &);
+  template Matrix<double> read_symmetric_matrix<double>(const std::string &);
   template Matrix<float> read_matrix<float>(const std::string &);
   template Matrix<double> read_matrix<double>(const std::string &);
 } // namespace lab

@@ -1,5 +1,4 @@
 // Tests of lab/matrix_io.h: matrices from text files.
-#include <lab/finite.h>
 #include <lab/matrix_io.h>
 #include <lab/program.h>
 #include <lab_catch.h>
@@ -130,6 +129,20 @@ TEST_CASE("matrix_io: tiny numbers are read, infinite ones refused")
   CHECK(contains(message, "'1e999' is not a finite number"));
 }
 
+TEST_CASE("matrix_io: read_symmetric_matrix refuses non-square and unsymmetric matrices")
+{
+  TempDir dir;
+  const std::string path = (dir / "m.txt").string();
+  write_text(path, "1 2\n2 5\n");
+  CHECK(lab::read_symmetric_matrix<double>(path)(1, 0) == 2);
+  write_text(path, "1 2 3\n2 5 6\n");
+  CHECK(contains(lab_test::message_of<lab::bad_input>([&] { lab::read_symmetric_matrix<double>(path); }),
+                 "the matrix is 2 x 3, Cholesky needs a square one"));
+  write_text(path, "1 2 0\n2 5 1\n0 1.5 3\n");
+  CHECK(contains(lab_test::message_of<lab::bad_input>([&] { lab::read_symmetric_matrix<float>(path); }),
+                 "not symmetric (entry (2,1) differs from (1,2))"));
+}
+
 TEST_CASE("matrix_io: a number the precision cannot hold is refused, naming line and value")
 {
   // 1e39 is a finite double but beyond the largest float (3.4e38): converted, it would
@@ -148,20 +161,4 @@ TEST_CASE("matrix_io: a number the precision cannot hold is refused, naming line
                  "'-3.5e38' does not fit in float"));
   write_text(path, "3.4e38\n");
   CHECK(lab::read_matrix<float>(path)(0, 0) == 3.4e38f);
-}
-
-TEST_CASE("finite: NaN and infinity are refused, naming the first entry")
-{
-  lab::Matrix<float> m(3, 4);
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 4; ++j)
-      m(i, j) = float(i + j);
-  CHECK_NOTHROW(lab::require_finite(m, "A"));
-  m(2, 1) = std::numeric_limits<float>::infinity();
-  m(1, 3) = std::numeric_limits<float>::quiet_NaN();
-  CHECK(lab_test::message_of<lab::bad_input>([&] { lab::require_finite(m, "A"); }) ==
-        "A(1, 3) is nan: the input must be finite");
-  m(1, 3) = 0;
-  CHECK(contains(lab_test::message_of<lab::bad_input>([&] { lab::require_finite(m, "A"); }),
-                 "A(2, 1) is infinite"));
 }

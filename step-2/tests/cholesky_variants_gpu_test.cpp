@@ -36,10 +36,7 @@ namespace
     args.info = info.data();
     args.workspace = workspace.data();
     args.panel_width = panel_width;
-    if constexpr (sizeof(T) == 4)
-      args.gemm = lab::cublas_gemm(cublas, lab::CublasMath::fp32);
-    else
-      args.gemm = lab::cublas_gemm(cublas);
+    args.gemm = lab::cublas_gemm_exact<T>(cublas);
     variant.factorize(args);
     l = lab::Matrix<T>(n, n, a.ld());
     matrix.download(l);
@@ -78,11 +75,7 @@ namespace
           const lab::Matrix<T> a = spd_except_at<T>(n, c);
           lab::Matrix<T> l;
           CHECK(factorize(variant, a, l, cublas) == c + 1);
-          bool finite = true;
-          for (int i = 0; i < n; ++i)
-            for (int j = 0; j <= i; ++j)
-              finite = finite && std::isfinite(l(i, j));
-          CHECK(finite);
+          CHECK(lower_triangle_is_finite(l));
         }
   }
 } // namespace

@@ -7,6 +7,20 @@
 
 #include <lab/test_matrices.h>
 
+#include <cmath>
+
+// True when every entry of the lower triangle of @p l is finite: what a failed
+// factorisation must leave behind.
+template <typename T>
+bool lower_triangle_is_finite(const lab::Matrix<T> &l)
+{
+  for (int i = 0; i < l.rows(); ++i)
+    for (int j = 0; j <= i; ++j)
+      if (!std::isfinite(l(i, j)))
+        return false;
+  return true;
+}
+
 template <typename T>
 lab::Matrix<T> spd_except_at(int n, int c, unsigned seed = 7)
 {

@@ -65,4 +65,15 @@ namespace lab
   Gemm<float> cublas_gemm(Cublas &cublas, CublasMath math);
   /// @p cublas's double product as a lab::Gemm (the handle must outlive it).
   Gemm<double> cublas_gemm(Cublas &cublas);
+
+  /// The product in T's own precision, what a factorisation checked against T's
+  /// tolerance needs: FP32 with TF32 off for float, FP64 for double.
+  template <typename T>
+  Gemm<T> cublas_gemm_exact(Cublas &cublas)
+  {
+    if constexpr (sizeof(T) == 4)
+      return cublas_gemm(cublas, CublasMath::fp32);
+    else
+      return cublas_gemm(cublas);
+  }
 } // namespace lab

@@ -23,4 +23,10 @@ namespace lab
   /// (1e39 fits in a double, not in a float), or the rows have different lengths.
   template <typename T>
   Matrix<T> read_matrix(const std::string &path);
+
+  /// read_matrix for the factorisations that need a symmetric matrix (Cholesky): also
+  /// throws lab::bad_input when the matrix is not square or not symmetric, naming the
+  /// first pair of entries that differ.
+  template <typename T>
+  Matrix<T> read_symmetric_matrix(const std::string &path);
 } // namespace lab

@@ -19,6 +19,19 @@ namespace lab
     return false;
   }
 
+  bool Checks::at_least(const std::string &what, double value, double bound)
+  {
+    if (value >= bound)
+      {
+        ++passed_;
+        return true;
+      }
+    char figures[96];
+    std::snprintf(figures, sizeof figures, "%.3g < bound %.3g", value, bound);
+    failures_.push_back(what + ": " + figures);
+    return false;
+  }
+
   void Checks::fail(const std::string &what, const std::string &reason)
   {
     failures_.push_back(what + ": " + reason);

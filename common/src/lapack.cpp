@@ -49,7 +49,7 @@ namespace lab
     void require_square(int rows, int cols)
     {
       if (rows != cols)
-        throw std::invalid_argument("LAPACK Cholesky needs a square matrix");
+        throw std::invalid_argument("LAPACK Cholesky and trtri need a square matrix");
     }
 
     // BLAS stores matrices by columns, and has no row-major switch like LAPACKE's.
@@ -106,6 +106,18 @@ namespace lab
     return LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', a.rows(), a.data(), a.ld());
   }
 
+  std::optional<int> lapack_triangular_inverse(Matrix<float> &a)
+  {
+    require_square(a.rows(), a.cols());
+    return LAPACKE_strtri(LAPACK_ROW_MAJOR, 'L', 'N', a.rows(), a.data(), a.ld());
+  }
+
+  std::optional<int> lapack_triangular_inverse(Matrix<double> &a)
+  {
+    require_square(a.rows(), a.cols());
+    return LAPACKE_dtrtri(LAPACK_ROW_MAJOR, 'L', 'N', a.rows(), a.data(), a.ld());
+  }
+
   bool blas_multiply(const Matrix<float> &a, const Matrix<float> &b, Matrix<float> &c)
   {
     return multiply(sgemm_, a, b, c);
@@ -119,6 +131,8 @@ namespace lab
   bool have_lapack() { return false; }
   std::optional<int> lapack_cholesky(Matrix<float> &) { return std::nullopt; }
   std::optional<int> lapack_cholesky(Matrix<double> &) { return std::nullopt; }
+  std::optional<int> lapack_triangular_inverse(Matrix<float> &) { return std::nullopt; }
+  std::optional<int> lapack_triangular_inverse(Matrix<double> &) { return std::nullopt; }
   bool blas_multiply(const Matrix<float> &a, const Matrix<float> &b, Matrix<float> &)
   {
     require_fitting_factors(a, b);

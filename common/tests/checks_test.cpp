@@ -57,3 +57,15 @@ TEST_CASE("checks: a failure without a figure")
   CHECK(contains(out.str(), "FAIL CPU float: not positive definite (column 2)"));
   CHECK(contains(out.str(), "1 of 1 checks FAILED"));
 }
+
+TEST_CASE("checks: at_least passes for large values and never for NaN")
+{
+  lab::Checks checks;
+  CHECK(checks.at_least("unstable error", 0.5, 1e-3));
+  CHECK_FALSE(checks.at_least("stable error", 1e-9, 1e-3));
+  CHECK_FALSE(checks.at_least("nan", std::nan(""), 1e-3));
+  CHECK(checks.passed() == 1);
+  std::ostringstream out;
+  checks.print_summary(out);
+  CHECK(contains(out.str(), "FAIL stable error: 1e-09 < bound 0.001"));
+}

@@ -268,3 +268,21 @@ TEST_CASE("lapack: blas_multiply reuses a C of the right shape, overwriting what
     for (int j = 0; j < 2; ++j)
       CHECK(c(i, j) == 0);
 }
+
+TEST_CASE("lapack: trtri inverts a lower triangle and reports a zero on the diagonal")
+{
+  const int n = 50;
+  const lab::Matrix<double> l = lab::random_lower_triangular<double>(n, 3);
+  lab::Matrix<double> x = l;
+  const std::optional<int> info = lab::lapack_triangular_inverse(x);
+  if (!lab::have_lapack())
+    {
+      CHECK_FALSE(info.has_value());
+      return;
+    }
+  REQUIRE(info == 0);
+  CHECK(lab::inverse_residual(l, x, n) < lab::tolerance<double>(4, n));
+  lab::Matrix<float> singular = lab::random_lower_triangular<float>(n, 4);
+  singular(17, 17) = 0;
+  CHECK(lab::lapack_triangular_inverse(singular) == 18);
+}

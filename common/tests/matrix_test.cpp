@@ -106,3 +106,17 @@ TEST_CASE("matrix: invalid shapes throw std::invalid_argument")
   CHECK(lab::Matrix<double>(3, 0).size() == 0);
   CHECK(lab::Matrix<double>(0, 3, 7).size() == 0);
 }
+
+TEST_CASE("matrix: transposed swaps rows and columns")
+{
+  lab::Matrix<float> m(2, 3, 5);
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < 3; ++c)
+      m(r, c) = float(10 * r + c);
+  const lab::Matrix<float> t = lab::transposed(m);
+  REQUIRE(t.rows() == 3);
+  REQUIRE(t.cols() == 2);
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < 3; ++c)
+      CHECK(t(c, r) == m(r, c));
+}

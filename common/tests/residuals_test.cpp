@@ -209,3 +209,48 @@ TEST_CASE("residuals: the sampled Cholesky residual estimates the full one")
   CHECK(lab_test::close(lab::cholesky_residual_sampled(a, perturbed, n), full, 1e-12));
   CHECK(lab::cholesky_residual_sampled(a, factor, 40) < 1e-14);
 }
+
+TEST_CASE("residuals: inverse_residual of an exact and of a perturbed inverse")
+{
+  // A = [[2, 0], [1, 1]] has the inverse [[0.5, 0], [-0.5, 1]].
+  lab::Matrix<double> a = factor(2, 1, 1), x = factor(0.5, -0.5, 1);
+  CHECK(lab::inverse_residual(a, x, 2) < 1e-16);
+  // X(1, 1) off by 0.1: A X − I = [[0, 0], [0, 0.1]].
+  x(1, 1) = 1.1;
+  const double expected = 0.1 / (std::sqrt(6.0) * std::sqrt(0.25 + 0.25 + 1.21));
+  CHECK(close(lab::inverse_residual(a, x, 2), expected, 1e-12));
+  x(1, 1) = not_a_number;
+  CHECK(std::isnan(lab::inverse_residual(a, x, 2)));
+  CHECK_THROWS_AS(lab::inverse_residual(a, lab::Matrix<double>(3, 3), 3), std::invalid_argument);
+}
+
+TEST_CASE("residuals: solve_residual measures B − A X")
+{
+  // A = [[4, 2], [2, 5]], X = [1; 1] solves A X = [6; 7]; with B = [6; 8] the residual
+  // is [0; 1].
+  const lab::Matrix<double> a = two_by_two(4, 2, 5);
+  lab::Matrix<double> x(2, 1), b(2, 1);
+  x(0, 0) = x(1, 0) = 1;
+  b(0, 0) = 6;
+  b(1, 0) = 7;
+  CHECK(lab::solve_residual(a, x, b, 1) == 0);
+  b(1, 0) = 8;
+  CHECK(close(lab::solve_residual(a, x, b, 1), 1 / (7 * std::sqrt(2.0)), 1e-12));
+  CHECK_THROWS_AS(lab::solve_residual(a, x, lab::Matrix<double>(2, 2), 1), std::invalid_argument);
+}
+
+TEST_CASE("residuals: the sampled inverse residual estimates the full one")
+{
+  const int n = 300;
+  const lab::Matrix<double> a = lab::random_diagonally_dominant<double>(n, 7);
+  // An approximate inverse: the inverse of the diagonal, off by about 1/n everywhere.
+  lab::Matrix<double> x(n, n);
+  for (int i = 0; i < n; ++i)
+    x(i, i) = 1 / a(i, i);
+  const double full = lab::inverse_residual(a, x, n);
+  const double sampled = lab::inverse_residual(a, x, 40);
+  CAPTURE(full, sampled);
+  CHECK(full > 1e-3);
+  CHECK(sampled > full / 2);
+  CHECK(sampled < full * 2);
+}

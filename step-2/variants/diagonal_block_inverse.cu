@@ -8,12 +8,9 @@ namespace step2
   void invert_lower_block(const T *l, int n, int ld, T *x, int ldx, T *scratch,
                           const int *info, const lab::Gemm<T> &gemm, cudaStream_t stream)
   {
-    constexpr int tile = 64;
+    constexpr int tile = inverse_tile;
     const int tiles = ceil_div(n, tile);
-    constexpr int bytes = two_tiles_bytes<T, tile>;
-    allow_shared_memory<invert_diagonal_tiles<T, tile>>(bytes);
-    invert_diagonal_tiles<T, tile><<<tiles, dim3(16, 16), bytes, stream>>>(l, n, ld, x, ldx, info);
-    LAB_CHECK_LAUNCH();
+    launch_invert_diagonal_tiles(l, n, ld, x, ldx, TileLayout::on_diagonal, info, stream);
     for (int i = 1; i < tiles; ++i)
       {
         const int row = i * tile, rows = std::min(tile, n - row);

@@ -10,7 +10,9 @@
 //  - then block row after block row, the tiles left of the diagonal by two products:
 //    from L X = I, row block i reads L_ii X_ij + sum_{m<i} L_im X_mj = 0 for j < i, so
 //    X_i,0:i = -X_ii (L_i,0:i X_0:i,0:i).
-// When the factorisation has failed (info != 0) the tiles are set to zero instead: X
+// The tile inverses are written either in place of the tiles, on the diagonal of X, or
+// stacked one below the other in an n×64 strip (step-3's blocked solves keep only
+// them). When the factorisation has failed (info != 0) the tiles are set to zero instead: X
 // is then 0, so the panel solve writes zeros below the failed block (and below every
 // later one), and the trailing products subtract zero: nothing else changes, and no
 // NaN can appear. That is how variant 4 stops after a failure without asking the host.
@@ -21,8 +23,17 @@
 
 namespace step2
 {
+  // Where the inverse of diagonal tile t goes: at rows and columns t·tile of X, or at
+  // rows t·tile and columns 0 of a strip of tile columns.
+  enum class TileLayout
+  {
+    on_diagonal,
+    stacked
+  };
+
   template <typename T, int tile>
-  __global__ void invert_diagonal_tiles(const T *l, int n, int ld, T *x, int ldx, const int *info)
+  __global__ void invert_diagonal_tiles(const T *l, int n, int ld, T *x, int ldx, TileLayout layout,
+                                        const int *info)
   {
     extern __shared__ unsigned char shared_bytes[]; // two_tiles_bytes (tiles.cuh)
     auto inverse = reinterpret_cast<T(*)[tile + 1]>(shared_bytes);
@@ -53,12 +64,28 @@ namespace step2
             }
           __syncthreads();
         }
+    const int column = layout == TileLayout::on_diagonal ? origin : 0;
     for (int e = thread; e < tile * tile; e += threads)
       {
         const int r = e / tile, c = e % tile;
         if (origin + r < n && origin + c < n)
-          x[static_cast<long>(origin + r) * ldx + origin + c] = inverse[r][c];
+          x[static_cast<long>(origin + r) * ldx + column + c] = inverse[r][c];
       }
+  }
+
+  // The tile size of the kernel above as used by the course, and its launch: one block
+  // of 16×16 threads per diagonal tile.
+  constexpr int inverse_tile = 64;
+
+  template <typename T>
+  void launch_invert_diagonal_tiles(const T *l, int n, int ld, T *x, int ldx, TileLayout layout,
+                                    const int *info, cudaStream_t stream)
+  {
+    constexpr int bytes = two_tiles_bytes<T, inverse_tile>;
+    allow_shared_memory<invert_diagonal_tiles<T, inverse_tile>>(bytes);
+    invert_diagonal_tiles<T, inverse_tile><<<ceil_div(n, inverse_tile), dim3(16, 16), bytes, stream>>>(
+      l, n, ld, x, ldx, layout, info);
+    LAB_CHECK_LAUNCH();
   }
 
   // X = L^{-1} for the n×n lower triangle L (leading dimension ld) into x (ldx),

@@ -20,6 +20,10 @@ namespace lab
     /// whether it passed. NaN never passes.
     bool at_most(const std::string &what, double value, double tolerance);
 
+    /// Records the check `value >= bound`: for a result that must be bad, such as an
+    /// unstable method's error on the matrix that breaks it. NaN never passes.
+    bool at_least(const std::string &what, double value, double bound);
+
     /// Records a check that failed for a reason other than a number (a matrix that
     /// was reported not positive definite, say).
     void fail(const std::string &what, const std::string &reason);

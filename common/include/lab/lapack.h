@@ -24,6 +24,13 @@ namespace lab
   /// Cholesky factorisation (potrf), double precision; see the float version.
   std::optional<int> lapack_cholesky(Matrix<double> &a);
 
+  /// Inverse of a lower triangular matrix (trtri) in place in the lower triangle of
+  /// @p a (the upper triangle is not touched). Returns LAPACK's info (0: success; k > 0:
+  /// the diagonal entry k - 1 is zero), or nothing without LAPACK.
+  std::optional<int> lapack_triangular_inverse(Matrix<float> &a);
+  /// Triangular inverse (trtri), double precision; see the float version.
+  std::optional<int> lapack_triangular_inverse(Matrix<double> &a);
+
   /// The product C = A B through BLAS (sgemm), for A m x k and B k x n of any leading
   /// dimensions; @p c becomes the m x n product (it may be the same object as @p a or
   /// @p b). Returns false, and leaves @p c alone, without LAPACK and BLAS. Throws

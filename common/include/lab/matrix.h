@@ -69,4 +69,15 @@ namespace lab
       result.data()[i] = static_cast<To>(m.data()[i]);
     return result;
   }
+
+  /// The transpose: a cols x rows matrix with entry (c, r) = m(r, c).
+  template <typename T>
+  Matrix<T> transposed(const Matrix<T> &m)
+  {
+    Matrix<T> result(m.cols(), m.rows());
+    for (int r = 0; r < m.rows(); ++r)
+      for (int c = 0; c < m.cols(); ++c)
+        result(c, r) = m(r, c);
+    return result;
+  }
 } // namespace lab

@@ -41,6 +41,22 @@ namespace lab
   double cholesky_residual_sampled(const Matrix<T> &a, const Matrix<T> &factor, int rows,
                                    unsigned seed = 1);
 
+  /// ‖A X − I‖_F / (‖A‖_F ‖X‖_F) for a computed inverse X of the n x n matrix A (both
+  /// stored whole; for a triangular A, with zeros in the other triangle). The ratio
+  /// is small (a few n ε) for an inverse that is the exact inverse of a nearby matrix,
+  /// whatever A's condition. Estimated from @p columns columns of X picked at random
+  /// (fixed @p seed; the first and last always among them), which costs columns·n²
+  /// multiply-adds instead of n³: with columns >= n every column is used.
+  template <typename T>
+  double inverse_residual(const Matrix<T> &a, const Matrix<T> &x, int columns, unsigned seed = 1);
+
+  /// ‖B − A X‖_F / (‖A‖_F ‖X‖_F) for the solutions X (n x m) of A X = B: the backward
+  /// error of a solve. Estimated from @p columns of the m right-hand sides, as
+  /// inverse_residual.
+  template <typename T>
+  double solve_residual(const Matrix<T> &a, const Matrix<T> &x, const Matrix<T> &b, int columns,
+                        unsigned seed = 1);
+
   /// ‖X − R‖_F / ‖R‖_F between a result X and a double-precision reference R of the
   /// same shape. NaN in X gives NaN.
   template <typename T>

@@ -48,6 +48,11 @@ namespace lab
     /// Appends one row; it must have one value per column.
     void add_row(const std::vector<double> &values);
 
+    /// Number of columns.
+    std::size_t columns() const { return columns_.size(); }
+    /// Number of rows added so far.
+    std::size_t rows() const { return rows_.size(); }
+
     /// Writes the header and the rows to @p path, creating missing folders.
     /// Throws std::runtime_error when the file cannot be written.
     void write(const std::string &path, const TableHeader &header) const;

@@ -16,19 +16,7 @@
 # run: a CPU-only run, --variant, a reference past its size limit) is left out.
 if (!exists("dir")) dir = "results/local/step-2"
 
-has(file) = system(sprintf("test -f '%s' && echo 1 || echo 0", file)) + 0
-# The GPU's name: the "# gpu:" header line of a table, up to the first comma.
-gpu_of(file) = system(sprintf("sed -n 's/^# gpu: *\\([^,]*\\).*/\\1/p' '%s' | head -n 1", file))
-# Column names: the last "# n ..." line, without its "# ".
-cols_of(file) = system(sprintf("sed -n 's/^# \\(n .*\\)/\\1/p' '%s' | tail -n 1", file))
-# The number of the column called `name` (0 if there is none).
-index_of(cols, name) = system(sprintf("echo '%s' | awk '{ for (i = 1; i <= NF; ++i) if ($i == \"%s\") { print i; exit } print 0 }'", cols, name)) + 0
-# Of the columns first..last, those with at least one number that is not NaN, as a
-# list such as "6 7 9" (empty if none).
-with_data(file, first, last) = (first < 1 || last < first) ? "" : \
-  system(sprintf("awk '!/^#/ && NF { for (i = %d; i <= %d; ++i) if (tolower($i) !~ /nan/) seen[i] = 1 } END { s = \"\"; for (i = %d; i <= %d; ++i) if (i in seen) s = s \" \" i; print s }' '%s'", \
-                 first, last, first, last, file))
-no_ms(s) = (s[strlen(s) - 2:] eq "_ms" ? s[1:strlen(s) - 3] : s)   # "lo_update_ms" -> "lo_update"
+load system("dirname '" . ARG0 . "'") . "/../common/plot/tables.gp"
 
 float_file = dir . "/cholesky_float.dat"
 double_file = dir . "/cholesky_double.dat"
@@ -41,12 +29,6 @@ gpu = gpu_of(has(float_file) ? float_file : double_file)
 set datafile missing "NaN"
 set grid
 set style data linespoints
-
-# The variants' colours, by variant number, the same in every plot.
-colours = "#d62728 #ff7f0e #2ca02c #1f77b4 #9467bd #8c564b #e377c2 #17becf"
-colour(v) = word(colours, 1 + (v - 1) % 8)
-marker(v) = 4 + 2 * ((v - 1) % 6)    # open square, circle, triangle, ...
-precision(f) = (f == 1 ? "float" : "double")
 
 # The columns of each table (1 float, 2 double), found by name: the CPU loop, LAPACK,
 # cuSOLVER, and the variants, c_first[f] to c_last[f].

@@ -1,0 +1,10 @@
+# The Gauss–Jordan part of step-3 (a general matrix's inverse, the thesis' contrast).
+# step-3/CMakeLists.txt adds these lists to the step's; paths are relative to step-3/.
+set(GAUSS_JORDAN_LIBRARY gauss_jordan/gauss_jordan.cu gauss_jordan/gauss_jordan_cpu.cpp
+                         gauss_jordan/cusolver_inverse.cu)
+set(GAUSS_JORDAN_TESTS tests/gauss_jordan_cpu_test.cpp)
+set(GAUSS_JORDAN_GPU_TESTS tests/gauss_jordan_gpu_test.cpp)
+set(GAUSS_JORDAN_LITERATE gauss_jordan/gauss_jordan.h gauss_jordan/gauss_jordan_cpu.h
+                          gauss_jordan/gauss_jordan_cpu.cpp gauss_jordan/unstable_example.h
+                          gauss_jordan/gauss_jordan.cu gauss_jordan/cusolver_inverse.h
+                          gauss_jordan/cusolver_inverse.cu)

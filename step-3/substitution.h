@@ -1,0 +1,34 @@
+#pragma once
+// @sect3{Solving instead of inverting: blocked substitution}
+//
+// Most of the time an inverse is wanted only to multiply by it: x = L^{-1} b. Forward
+// substitution gets x without X: x_i = (b_i - sum_{j<i} L(i, j) x_j) / L(i, i), from
+// the top, n² flops for one right-hand side where the inverse cost n³/3 before its
+// product could even start. With L^T (an upper triangle) the same runs from the
+// bottom: back substitution. Together they solve A x = b with A = L L^T: step-5's
+// deblurring.
+//
+// On the GPU the substitution is blocked like variant 3, with the same tile inverses:
+// for each block row k of 64 rows, from the top,
+//   B_k = L_kk^{-1} B_k  (a small product with the tile inverse),
+//   B_i -= L_ik B_k for all i > k  (one product for all the block rows below).
+// For op = transpose, from the bottom, with L_kk^{-T} and L_ki^T. B holds nrhs
+// right-hand sides as columns (n × nrhs, row-major) and is overwritten by the
+// solutions. The diagonal test and the all-zero result on a singular L are as for
+// the inverses (info = j + 1 for the first zero L(j, j)).
+
+#include <lab/gemm.h>
+
+#include <cstddef>
+
+namespace step3
+{
+  // Workspace of solve_lower: the stacked tile inverses (n × 64) and one block row of
+  // B (64 × nrhs).
+  std::size_t substitution_workspace(int n, int nrhs);
+
+  // B = op(L)^{-1} B, for the n×n lower triangle L.
+  template <typename T>
+  void solve_lower(const T *l, int n, int ld, lab::Op op, T *b, int ldb, int nrhs, T *workspace, int *info,
+                   const lab::Gemm<T> &gemm, cudaStream_t stream);
+} // namespace step3

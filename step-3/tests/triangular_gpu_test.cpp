@@ -1,0 +1,278 @@
+// GPU tests of step-3's triangular part: every inverse variant against the residual
+// bound on sizes that break the tiling (1, 2, tile ± 1 for the tile 64 and the leaf
+// 256, primes, about a thousand), float and double, on two kinds of triangles whose
+// conditioning is known (Cholesky factors of SPD matrices of condition 1e3 and
+// diagonally dominant triangles: a random triangle is exponentially ill-conditioned,
+// and a check on one says nothing); singular triangles (a zero on the diagonal first,
+// in the middle, last) reported with the right column and an all-zero X; then the
+// triangular products, the substitutions and the SPD inverse. Outputs and workspaces
+// are poisoned (all NaN) before every run. Exits with 77 (CTest: skipped) without a GPU.
+#include "cholesky_blocked_cpu.h"
+#include "spd_inverse.h"
+#include "substitution.h"
+#include "triangular_cpu.h"
+#include "triangular_inverse.h"
+#include "triangular_products.h"
+
+#include <lab/cublas_gemm.h>
+#include <lab/device_buffer.h>
+#include <lab/residuals.h>
+#include <lab/test_matrices.h>
+#include <lab_catch.h>
+
+#include <cmath>
+#include <vector>
+
+namespace
+{
+  const char *precision_name(float) { return "float"; }
+  const char *precision_name(double) { return "double"; }
+
+  // Inverts @p l with @p variant on the GPU; returns info and X in @p x.
+  template <typename T>
+  int invert(const step3::InverseVariant<T> &variant, const lab::Matrix<T> &l, lab::Matrix<T> &x,
+             lab::Cublas &cublas)
+  {
+    const int n = l.rows();
+    lab::DeviceBuffer<T> factor(l), inverse(l.size()), workspace(variant.workspace_elements(n));
+    lab::DeviceBuffer<int> info(1);
+    inverse.poison();
+    workspace.poison();
+    info.poison();
+    step3::InverseArgs<T> args;
+    args.l = factor.data();
+    args.n = n;
+    args.ld = l.ld();
+    args.x = inverse.data();
+    args.ldx = l.ld();
+    args.info = info.data();
+    args.workspace = workspace.data();
+    args.gemm = lab::cublas_gemm_exact<T>(cublas);
+    variant.invert(args);
+    x = lab::Matrix<T>(n, n, l.ld());
+    inverse.download(x);
+    int status = -1;
+    info.copy_to_host(&status, 1);
+    return status;
+  }
+
+  // The Cholesky factor of a random SPD matrix of condition 1e3, zeros above.
+  template <typename T>
+  lab::Matrix<T> cholesky_factor(int n, unsigned seed)
+  {
+    lab::Matrix<T> a = lab::random_spd<T>(n, 1e3, seed);
+    REQUIRE(step2::cholesky_blocked_cpu(a) == 0);
+    return step3::lower_triangle(a);
+  }
+
+  template <typename T>
+  bool upper_triangle_is_zero(const lab::Matrix<T> &x)
+  {
+    for (int i = 0; i < x.rows(); ++i)
+      for (int j = i + 1; j < x.cols(); ++j)
+        if (x(i, j) != T(0))
+          return false;
+    return true;
+  }
+
+  template <typename T>
+  void check_sizes(lab::Cublas &cublas, bool large)
+  {
+    const std::vector<int> sizes = large ? std::vector<int>{1000, 1025}
+                                         : std::vector<int>{1, 2, 3, 17, 63, 64, 65, 127, 128, 129, 191,
+                                                            255, 256, 257, 331, 511, 513};
+    for (const step3::InverseVariant<T> &variant : step3::inverse_variants<T>())
+      for (const int n : sizes)
+        for (const bool cholesky : {true, false})
+          {
+            INFO(variant.name << ", n = " << n << ", " << precision_name(T()) << ", "
+                              << (cholesky ? "Cholesky factor" : "diagonally dominant"));
+            const lab::Matrix<T> l =
+              cholesky ? cholesky_factor<T>(n, 300 + n) : lab::random_lower_triangular<T>(n, 300 + n);
+            lab::Matrix<T> x;
+            REQUIRE(invert(variant, l, x, cublas) == 0);
+            CHECK(lab::inverse_residual(l, x, n) <= lab::tolerance<T>(4, n));
+            CHECK(upper_triangle_is_zero(x));
+          }
+  }
+
+  template <typename T>
+  void check_singular(lab::Cublas &cublas)
+  {
+    const int n = 300;
+    for (const step3::InverseVariant<T> &variant : step3::inverse_variants<T>())
+      for (const int j : {0, 64, 150, n - 1})
+        {
+          INFO(variant.name << ", zero at " << j << ", " << precision_name(T()));
+          lab::Matrix<T> l = lab::random_lower_triangular<T>(n, 9);
+          l(j, j) = 0;
+          lab::Matrix<T> x;
+          CHECK(invert(variant, l, x, cublas) == j + 1);
+          bool all_zero = true;
+          for (std::size_t e = 0; e < x.size(); ++e)
+            all_zero = all_zero && x.data()[e] == T(0);
+          CHECK(all_zero);
+        }
+  }
+
+  // The products with a triangle against the same products in double on the host.
+  template <typename T>
+  void check_triangle_products(lab::Cublas &cublas)
+  {
+    const lab::Gemm<T> gemm = lab::cublas_gemm_exact<T>(cublas);
+    for (const int m : {1, 70, 256, 257, 600})
+      for (const int p : {1, 37})
+        {
+          INFO("m = " << m << ", p = " << p << ", " << precision_name(T()));
+          const lab::Matrix<T> t = lab::random_lower_triangular<T>(m, m);
+          const lab::Matrix<T> left = lab::random_matrix<T>(m, p, 1), right = lab::random_matrix<T>(p, m, 2);
+          lab::DeviceBuffer<T> dt(t), dleft(left), dright(right), out(static_cast<std::size_t>(m) * p);
+          const auto run = [&](auto enqueue, int rows, int cols, auto entry) {
+            out.poison();
+            enqueue();
+            lab::Matrix<T> c(rows, cols);
+            out.download(c);
+            lab::Matrix<double> expected(rows, cols);
+            for (int i = 0; i < rows; ++i)
+              for (int j = 0; j < cols; ++j)
+                expected(i, j) = entry(i, j);
+            CHECK(lab::relative_error(c, expected) <= lab::tolerance<T>(4, m));
+          };
+          // T B, T^T B and B T.
+          run([&] { step3::triangle_times(T(2), dt.data(), m, m, lab::Op::none, dleft.data(), p, p, out.data(), p, gemm, nullptr); },
+              m, p, [&](int i, int j) {
+                double s = 0;
+                for (int q = 0; q <= i; ++q)
+                  s += double(t(i, q)) * left(q, j);
+                return 2 * s;
+              });
+          run([&] { step3::triangle_times(T(1), dt.data(), m, m, lab::Op::transpose, dleft.data(), p, p, out.data(), p, gemm, nullptr); },
+              m, p, [&](int i, int j) {
+                double s = 0;
+                for (int q = i; q < m; ++q)
+                  s += double(t(q, i)) * left(q, j);
+                return s;
+              });
+          run([&] { step3::times_triangle(T(-1), dright.data(), m, p, dt.data(), m, m, out.data(), m, gemm, nullptr); },
+              p, m, [&](int i, int j) {
+                double s = 0;
+                for (int q = j; q < m; ++q)
+                  s += double(right(i, q)) * t(q, j);
+                return -s;
+              });
+        }
+  }
+
+  // Forward and back substitution: op(L) X = B for 1 and several right-hand sides.
+  template <typename T>
+  void check_substitution(lab::Cublas &cublas)
+  {
+    const lab::Gemm<T> gemm = lab::cublas_gemm_exact<T>(cublas);
+    for (const int n : {1, 2, 63, 64, 65, 200, 513})
+      for (const int nrhs : {1, 7})
+        for (const lab::Op op : {lab::Op::none, lab::Op::transpose})
+          {
+            INFO("n = " << n << ", nrhs = " << nrhs << ", " << lab::op_letter(op) << ", " << precision_name(T()));
+            const lab::Matrix<T> l = cholesky_factor<T>(n, n);
+            const lab::Matrix<T> b = lab::random_matrix<T>(n, nrhs, 5);
+            lab::DeviceBuffer<T> dl(l), db(b), workspace(step3::substitution_workspace(n, nrhs));
+            lab::DeviceBuffer<int> info(1);
+            workspace.poison();
+            info.poison();
+            step3::solve_lower(dl.data(), n, n, op, db.data(), nrhs, nrhs, workspace.data(), info.data(), gemm,
+                               nullptr);
+            lab::Matrix<T> x(n, nrhs);
+            db.download(x);
+            int status = -1;
+            info.copy_to_host(&status, 1);
+            CHECK(status == 0);
+            lab::Matrix<T> matrix(n, n); // op(L)
+            for (int i = 0; i < n; ++i)
+              for (int j = 0; j < n; ++j)
+                matrix(i, j) = op == lab::Op::none ? l(i, j) : l(j, i);
+            CHECK(lab::solve_residual(matrix, x, b, nrhs) <= lab::tolerance<T>(4, n));
+          }
+    // A zero on the diagonal: info, and B all zero.
+    const int n = 100;
+    lab::Matrix<T> l = cholesky_factor<T>(n, 1);
+    l(70, 70) = 0;
+    lab::DeviceBuffer<T> dl(l), db(lab::random_matrix<T>(n, 3, 5)), workspace(step3::substitution_workspace(n, 3));
+    lab::DeviceBuffer<int> info(1);
+    step3::solve_lower(dl.data(), n, n, lab::Op::none, db.data(), 3, 3, workspace.data(), info.data(), gemm, nullptr);
+    lab::Matrix<T> x(n, 3);
+    db.download(x);
+    int status = -1;
+    info.copy_to_host(&status, 1);
+    CHECK(status == 71);
+    for (std::size_t e = 0; e < x.size(); ++e)
+      REQUIRE(x.data()[e] == T(0));
+  }
+
+  // A^{-1} = X^T X from the inverse of A's Cholesky factor.
+  template <typename T>
+  void check_spd_inverse(lab::Cublas &cublas)
+  {
+    for (const int n : {1, 65, 300, 600})
+      {
+        INFO("n = " << n << ", " << precision_name(T()));
+        const lab::Matrix<T> a = lab::random_spd<T>(n, 1e3, n);
+        lab::Matrix<T> l = a;
+        REQUIRE(step2::cholesky_blocked_cpu(l) == 0);
+        lab::Matrix<T> x;
+        REQUIRE(step3::invert_lower_cpu(step3::lower_triangle(l), x) == 0);
+        lab::DeviceBuffer<T> dx(x), dc(x.size());
+        dc.poison();
+        step3::inverse_from_factor_inverse(dx.data(), n, n, dc.data(), n, lab::cublas_gemm_exact<T>(cublas), nullptr);
+        lab::Matrix<T> c(n, n);
+        dc.download(c);
+        CHECK(lab::inverse_residual(a, c, n) <= lab::tolerance<T>(4, n));
+      }
+  }
+} // namespace
+
+TEST_CASE("every triangular inverse meets the residual bound, float", "[gpu]")
+{
+  lab::Cublas cublas;
+  check_sizes<float>(cublas, false);
+}
+
+TEST_CASE("every triangular inverse meets the residual bound, double", "[gpu]")
+{
+  lab::Cublas cublas;
+  check_sizes<double>(cublas, false);
+}
+
+TEST_CASE("every triangular inverse meets the residual bound at about a thousand", "[gpu][large]")
+{
+  lab::Cublas cublas;
+  check_sizes<float>(cublas, true);
+  check_sizes<double>(cublas, true);
+}
+
+TEST_CASE("every triangular inverse reports a zero on the diagonal, X all zero", "[gpu]")
+{
+  lab::Cublas cublas;
+  check_singular<float>(cublas);
+  check_singular<double>(cublas);
+}
+
+TEST_CASE("products with a triangle skip its zeros and agree with the full product", "[gpu]")
+{
+  lab::Cublas cublas;
+  check_triangle_products<float>(cublas);
+  check_triangle_products<double>(cublas);
+}
+
+TEST_CASE("forward and back substitution for one and several right-hand sides", "[gpu]")
+{
+  lab::Cublas cublas;
+  check_substitution<float>(cublas);
+  check_substitution<double>(cublas);
+}
+
+TEST_CASE("the SPD inverse X^T X from the factor's inverse", "[gpu]")
+{
+  lab::Cublas cublas;
+  check_spd_inverse<float>(cublas);
+  check_spd_inverse<double>(cublas);
+}

@@ -1,0 +1,89 @@
+#pragma once
+// @sect3{What every variant does first and last}
+//
+// Before: find the first zero on the diagonal (the matrix is singular there) and set
+// `info`; and give X its starting value, the identity or zero. After: if L was
+// singular, overwrite X with zeros. In between, a variant may divide by the zero it
+// was warned about and fill X with Inf or NaN: the last step erases that, so the
+// variants themselves need not test `info` in every kernel (the tile kernel of
+// step-2, which they borrow, does anyway). The checks are enqueued like everything
+// else, so no variant waits for the host.
+
+#include <lab/cuda_check.h>
+
+#include <cuda_runtime.h>
+
+namespace step3
+{
+  // info = j + 1 for the first j with L(j, j) == 0, else 0. One block: each thread
+  // scans every 256th diagonal entry and the block agrees on the smallest j by an
+  // atomic minimum in shared memory. O(n) work, a few microseconds.
+  template <typename T>
+  __global__ void find_zero_on_diagonal(const T *l, int n, int ld, int *info)
+  {
+    __shared__ int first;
+    if (threadIdx.x == 0)
+      first = n;
+    __syncthreads();
+    for (int j = threadIdx.x; j < n; j += blockDim.x)
+      if (l[static_cast<long>(j) * ld + j] == T(0))
+        {
+          atomicMin(&first, j);
+          break; // this thread's later entries cannot be smaller
+        }
+    __syncthreads();
+    if (threadIdx.x == 0)
+      *info = first < n ? first + 1 : 0;
+  }
+
+  // Sets entry (j, j) to one, for j < n.
+  template <typename T>
+  __global__ void set_diagonal_to_one(T *x, int n, int ldx)
+  {
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < n)
+      x[static_cast<long>(j) * ldx + j] = T(1);
+  }
+
+  // Every entry of the rows×cols matrix X set to zero when info != 0.
+  template <typename T>
+  __global__ void zero_if_singular(T *x, int rows, int cols, int ldx, const int *info)
+  {
+    if (*info == 0)
+      return;
+    for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < static_cast<long>(rows) * cols;
+         e += static_cast<long>(gridDim.x) * blockDim.x)
+      x[(e / cols) * ldx + e % cols] = T(0);
+  }
+
+  // The host side: the checks enqueued on a stream.
+  template <typename T>
+  void check_diagonal(const T *l, int n, int ld, int *info, cudaStream_t stream)
+  {
+    find_zero_on_diagonal<<<1, 256, 0, stream>>>(l, n, ld, info);
+    LAB_CHECK_LAUNCH();
+  }
+
+  // X = 0 (n×n, leading dimension ldx): a strided memset, whatever ldx is.
+  template <typename T>
+  void set_to_zero(T *x, int n, int ldx, cudaStream_t stream)
+  {
+    LAB_CHECK(cudaMemset2DAsync(x, ldx * sizeof(T), 0, n * sizeof(T), n, stream));
+  }
+
+  template <typename T>
+  void set_to_identity(T *x, int n, int ldx, cudaStream_t stream)
+  {
+    set_to_zero(x, n, ldx, stream);
+    set_diagonal_to_one<<<(n + 255) / 256, 256, 0, stream>>>(x, n, ldx);
+    LAB_CHECK_LAUNCH();
+  }
+
+  // X (rows×cols; n×n by default) = 0 if info != 0.
+  template <typename T>
+  void erase_if_singular(T *x, int rows, int ldx, const int *info, cudaStream_t stream, int cols = -1)
+  {
+    zero_if_singular<<<256, 256, 0, stream>>>(x, rows, cols < 0 ? rows : cols, ldx, info);
+    LAB_CHECK_LAUNCH();
+  }
+} // namespace step3

@@ -59,9 +59,10 @@ do for [terminal in "png svg"] {
                  c == cpu ? "CPU (all cores)" : c == lapack ? "LAPACK trtri (all cores)" : no_ms(word(cols, c)))
       hue(c) = (c == trtri ? "black" : c == trsm ? "gray30" : c == cpu ? "gray50" : c == lapack ? "gray70" : colour(c - first + 1))
       point(c) = (c == trtri ? 7 : c == trsm ? 5 : c >= first && c <= last ? marker(c - first + 1) : 1)
+      width(c) = (c == trtri || c == trsm ? 3 : 2)
+      dash(c) = (c == cpu || c == lapack ? 2 : 1)
       plot for [w in list] file using 1:(gflops(w + 0)) title name(w + 0) \
-             lw (w + 0 == trtri || w + 0 == trsm ? 3 : 2) pt point(w + 0) lc rgb hue(w + 0) \
-             dt (w + 0 == cpu || w + 0 == lapack ? 2 : 1)
+             lw width(w + 0) pt point(w + 0) lc rgb hue(w + 0) dt dash(w + 0)
     }
   }
   unset multiplot
@@ -91,9 +92,10 @@ do for [terminal in "png svg"] {
       gj = file_of("gauss_jordan", f)
       gj_cols = has(gj) ? cols_of(gj) : ""
       getrf = index_of(gj_cols, "getrf_getrs_ms"); thesis_gj = index_of(gj_cols, "1_thesis_swap_on_zero_ms")
+      gj_curve = (has(gj) && thesis_gj > 0 && getrf > 0)
       plot file using 1:(column(gets) / column(trtri)) title "GETS (variant 1) / trtri" lw 2 pt 4 lc rgb colour(1), \
            file using 1:(column(best) / column(trtri)) title "variant 4 / trtri" lw 2 pt 10 lc rgb colour(4), \
-           (has(gj) && thesis_gj > 0 ? gj : 1/0) using 1:(column(thesis_gj) / column(getrf)) \
+           for [g = 1:gj_curve] gj using 1:(column(thesis_gj) / column(getrf)) \
              title "Gauss-Jordan (thesis) / getrf+getrs(I)" lw 2 pt 6 lc rgb colour(5), \
            1 with lines dt 2 lw 2 lc rgb "black" title "as fast as the vendor"
     }
@@ -125,6 +127,7 @@ do for [terminal in "png svg"] {
         offset = (row == 1 ? 0 : index_of(cols, "residual_substitution") - index_of(cols, "substitution_ms"))
         set title precision(f) . (row == 1 ? ": time" : ": backward error ||b - Ax|| / (||A|| ||x||)")
         set ylabel (row == 1 ? "milliseconds" : "backward error")
+        if (row == 1) { set key inside top left } else { set key inside bottom left }
         s = index_of(cols, "substitution_ms") + offset; i = index_of(cols, "inverse_and_products_ms") + offset
         p = index_of(cols, "products_ms") + offset; v = index_of(cols, "potrs_ms") + offset
         plot for [k in "1 256"] file using 1:(only(k + 0, s)) title "2 substitutions, " . k . " rhs" lw 2 pt (k eq "1" ? 4 : 5) lc rgb colour(3), \

@@ -1,5 +1,5 @@
-#include "cusolver_inverse.h"
-#include "../triangular/frame.cuh"
+#include "gauss_jordan/cusolver_inverse.h"
+#include "triangular/frame.cuh"
 
 #include <lab/cuda_check.h>
 
@@ -37,8 +37,9 @@ namespace step3
     LAB_CHECK(cusolverDnXgetrf(handle_, params_, n_, n_, data_type<T>, a, ld_, pivots_.data(), data_type<T>,
                                device_workspace_.data(), device_bytes_, host_workspace_.data(), host_bytes_,
                                info));
+    // The right-hand sides, I, in X; getrs overwrites them with the solutions. Its own
+    // info reports only bad arguments and must not overwrite getrf's.
     set_to_identity(x, n_, ld_, stream);
-    // getrs reports only bad arguments; its own info must not overwrite getrf's.
     LAB_CHECK(cusolverDnXgetrs(handle_, params_, CUBLAS_OP_N, n_, n_, data_type<T>, a, ld_, pivots_.data(),
                                data_type<T>, x, ld_, solve_info_.data()));
     erase_if_singular(x, n_, ld_, info, stream);

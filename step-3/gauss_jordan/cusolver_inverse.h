@@ -1,17 +1,23 @@
 #pragma once
-// @sect3{cuSOLVER's general inverse: LU, then solves against I}
+// @sect3{cuSOLVER's general inverse: LU, then a solve against I}
 //
 // The vendor's way to a general inverse is the LU factorisation with partial pivoting
-// (`cusolverDnXgetrf`), then `cusolverDnXgetrs` with the identity as n right-hand
-// sides. To cuSOLVER, which reads by columns, our row-major A is A^T: it factorises
-// A^T and solves A^T Y = I, so Y = A^{-T} by columns, which read by rows is A^{-1}.
-// A singular matrix (an exactly zero pivot of U) is reported in info like LAPACK's,
-// and X is then set to zero. The workspace is allocated in the constructor.
+// (`cusolverDnXgetrf`, 2n³/3 flops), then `cusolverDnXgetrs` with the identity as n
+// right-hand sides (4n³/3 flops where it knows nothing of I's zeros). To cuSOLVER,
+// which reads by columns, our row-major A is A^T: it factorises A^T and solves
+// A^T Y = I, so Y = A^{-T} by columns, which read by rows is A^{-1}, the inverse we
+// want, without a transpose anywhere. getrf reports an exactly zero pivot of U in
+// `info` as LAPACK does, but a pivot of the LU of A^T: its number is in general not
+// the column of A that our variants report (a zero column of A is a zero row of A^T,
+// which partial pivoting leaves for last). X is then set to zero: getrs does not look
+// at `info` and divides by the zero pivot. The workspace is queried and allocated in
+// the constructor, outside every timing.
 
 #include <lab/device_buffer.h>
 
 #include <cusolverDn.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -21,12 +27,14 @@ namespace step3
   class CusolverGeneralInverse
   {
   public:
+    // Prepares the inversion of n×n matrices with leading dimension ld.
     CusolverGeneralInverse(int n, int ld);
     ~CusolverGeneralInverse();
     CusolverGeneralInverse(const CusolverGeneralInverse &) = delete;
     CusolverGeneralInverse &operator=(const CusolverGeneralInverse &) = delete;
 
-    // X = A^{-1} (both n×n, leading dimension ld); A is overwritten by its LU factors.
+    // X = A^{-1} (both on the device, n×n, leading dimension ld), enqueued on @p stream;
+    // A is overwritten by its LU factors, info (device) as getrf's.
     void invert(T *a, T *x, int *info, cudaStream_t stream);
 
   private:

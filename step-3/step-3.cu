@@ -177,7 +177,7 @@ namespace step3
 
     Problem(const Settings &s, int size, lab::Cublas *handle)
       : settings(s), n(size), a(lab::random_spd<T>(size, condition_number, 3000 + size)), cublas(handle),
-        device_a(0), device_l(0), device_x(0), info(1)
+        device_a(0), device_l(0), device_x(0), info(0)
     {
       if (!settings.use_gpu)
         {
@@ -186,6 +186,7 @@ namespace step3
           l = lower_triangle(l);
           return;
         }
+      info = lab::DeviceBuffer<int>(1);
       device_a = lab::DeviceBuffer<T>(a);
       device_l = lab::DeviceBuffer<T>(a.size());
       device_x = lab::DeviceBuffer<T>(a.size());

@@ -7,6 +7,10 @@ namespace lab
 {
   void *device_allocate(std::size_t bytes)
   {
+    // An empty buffer holds nothing and needs no GPU: a program can declare its
+    // buffers empty and fill them only when a GPU is present.
+    if (bytes == 0)
+      return nullptr;
     void *pointer = nullptr;
     const cudaError_t status = cudaMalloc(&pointer, bytes);
     if (status == cudaErrorMemoryAllocation)

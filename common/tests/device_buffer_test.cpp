@@ -12,3 +12,11 @@ TEST_CASE("device_buffer: a count whose byte size overflows is refused before al
   const std::size_t count = (std::size_t(1) << 61) + 1;
   CHECK_THROWS_AS(lab::DeviceBuffer<double>(count), std::length_error);
 }
+
+TEST_CASE("device_buffer: an empty buffer needs no GPU")
+{
+  // On this machine there may be no GPU at all: an empty buffer must not ask for one.
+  lab::DeviceBuffer<float> empty(0);
+  CHECK(empty.data() == nullptr);
+  CHECK(empty.count() == 0);
+}

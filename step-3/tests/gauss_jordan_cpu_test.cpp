@@ -67,7 +67,7 @@ TEST_CASE("step-3 CPU: Gauss-Jordan meets the residual bound (c = 4)")
     }
 }
 
-TEST_CASE("step-3 CPU: the singularity test does not depend on the matrix's scale")
+TEST_CASE("step-3 CPU: Gauss-Jordan's singularity test does not depend on the matrix's scale")
 {
   const int n = 50;
   for (const double scale : {1e-30, 1e30})
@@ -82,7 +82,7 @@ TEST_CASE("step-3 CPU: the singularity test does not depend on the matrix's scal
     }
 }
 
-TEST_CASE("step-3 CPU: a singular matrix is reported with its column, X all zero")
+TEST_CASE("step-3 CPU: Gauss-Jordan reports a singular matrix with its column, X all zero")
 {
   const int n = 70;
   for (const int j : {0, 33, n - 1})
@@ -105,7 +105,7 @@ TEST_CASE("step-3 CPU: a singular matrix is reported with its column, X all zero
   CHECK(step3::gauss_jordan_cpu(zero, xd) == 1);
 }
 
-TEST_CASE("step-3 CPU: partial pivoting inverts the matrix the thesis' rule cannot")
+TEST_CASE("step-3 CPU: Gauss-Jordan with partial pivoting inverts the matrix the thesis' rule cannot")
 {
   const lab::Matrix<float> a = step3::unstable_example<float>();
   lab::Matrix<float> x;

@@ -37,9 +37,9 @@ namespace gauss_jordan_test
   }
 
   // The upper triangle of a diagonally dominant matrix with its rows in reverse order:
-  // invertible and well conditioned, but A(k, k) is exactly zero for every k < n/2 when
-  // its turn comes, and the only nonzero candidate of column k is the row that holds
-  // the triangle's row k. Both pivoting rules must swap, to the same rows.
+  // invertible and well conditioned, but in about the first half of the columns A(k, k)
+  // is exactly zero when its turn comes, and the only nonzero candidate is the row that
+  // holds the triangle's row k. Both pivoting rules must swap, to the same rows.
   template <typename T>
   lab::Matrix<T> needs_swaps(int n, std::uint64_t seed)
   {

@@ -2,9 +2,12 @@
 // @sect3{Variant 2: partial pivoting}
 //
 // The same kernels as variant 1 with the standard rule: the pivot of column k is the
-// entry of largest magnitude among A(k, k) ... A(n-1, k), so that every multiplier
-// A(i, k) / pivot is at most 1 in magnitude and no row is amplified. Finding it is a
-// reduction: each thread of one block keeps the largest entry among the rows it
+// entry of largest magnitude among A(k, k) ... A(n-1, k), so that the multiplier
+// A(i, k) / pivot of every row below k is at most 1 in magnitude, as in LU with partial
+// pivoting, and no rounding error is amplified on its way down. (The rows above k get
+// multipliers that the rule does not bound, Gauss–Jordan's one difference from LU
+// here; on the matrices of the tests it costs nothing measurable.) Finding the pivot
+// is a reduction: each thread of one block keeps the largest entry among the rows it
 // visits, and the block reduces the 256 candidates pairwise in shared memory, in
 // log2(256) = 8 rounds. Ties go to the smaller row, so the choice does not depend on
 // the order of the threads and agrees with the CPU reference.
@@ -30,19 +33,20 @@ namespace step3
   __global__ void largest_magnitude(const T *a, int n, int lda, T *w)
   {
     __shared__ T largest[pivot_threads];
+    const int t = threadIdx.x;
     T m = 0;
     for (int r = 0; r < n; ++r)
-      for (int c = threadIdx.x; c < n; c += pivot_threads)
+      for (int c = t; c < n; c += pivot_threads)
         m = fmax(m, fabs(a[static_cast<long>(r) * lda + c]));
-    largest[threadIdx.x] = m;
+    largest[t] = m;
     __syncthreads();
     for (int half = pivot_threads / 2; half > 0; half /= 2)
       {
-        if (threadIdx.x < half)
-          largest[threadIdx.x] = fmax(largest[threadIdx.x], largest[threadIdx.x + half]);
+        if (t < half)
+          largest[t] = fmax(largest[t], largest[t + half]);
         __syncthreads();
       }
-    if (threadIdx.x == 0)
+    if (t == 0)
       w[scale_slot] = largest[0];
   }
 
@@ -56,9 +60,10 @@ namespace step3
       return;
     __shared__ T magnitude[pivot_threads];
     __shared__ int row[pivot_threads];
+    const int t = threadIdx.x;
     T best = 0;
     int best_row = n;
-    for (int r = k + threadIdx.x; r < n; r += pivot_threads)
+    for (int r = k + t; r < n; r += pivot_threads)
       {
         const T m = fabs(a[static_cast<long>(r) * lda + k]);
         if (m > best)
@@ -67,24 +72,20 @@ namespace step3
             best_row = r;
           }
       }
-    magnitude[threadIdx.x] = best;
-    row[threadIdx.x] = best_row;
+    magnitude[t] = best;
+    row[t] = best_row;
     __syncthreads();
     for (int half = pivot_threads / 2; half > 0; half /= 2)
       {
-        if (threadIdx.x < half)
+        if (t < half && (magnitude[t + half] > magnitude[t] ||
+                         (magnitude[t + half] == magnitude[t] && row[t + half] < row[t])))
           {
-            const T m = magnitude[threadIdx.x + half];
-            const int r = row[threadIdx.x + half];
-            if (m > magnitude[threadIdx.x] || (m == magnitude[threadIdx.x] && r < row[threadIdx.x]))
-              {
-                magnitude[threadIdx.x] = m;
-                row[threadIdx.x] = r;
-              }
+            magnitude[t] = magnitude[t + half];
+            row[t] = row[t + half];
           }
         __syncthreads();
       }
-    if (threadIdx.x != 0)
+    if (t != 0)
       return;
     if (!(magnitude[0] > tiny * w[scale_slot]))
       {

@@ -25,16 +25,18 @@
 // panel now holds, G = T_K(:, K). So
 //   C <- T_K C = C + (G - I_K) C_K,
 // C_K the b rows K of C: save C_K, set those rows to zero, and add G C_K to the
-// whole of C, one matrix product of (n × b) by (b × (n - b)) for the columns left of
-// the panel and one for those right of it (the panel's own columns are the product's
-// input: they stay apart). 2n²b flops per panel, 2n³ in all, all of them in products
-// through lab::Gemm. Pivoting is unchanged: the columns right of the panel received
-// every earlier panel's update before their own panel starts (a right-looking
-// algorithm), so the pivot search sees what variant 2 sees.
+// whole of C. That is a product of (n × b) by (b × (n - b)), done as two, one for the
+// columns left of the panel and one for those right of it (the panel's own columns
+// are the products' input and stay apart): 2n²b flops per panel, 2n³ in all, all of
+// them in products through lab::Gemm. Pivoting is unchanged: the columns right of the
+// panel received every earlier panel's update before their own panel starts (a
+// right-looking algorithm), so the pivot search sees what variant 2 sees.
 //
-// What remains are the panel's four launches per column, now over n × 128 entries:
-// n launches of each kind still, and at large n they, not the products, take most of
-// the time. Making one kernel of a whole panel is the next step, left to try.
+// What remains are the panel's four launches per column, now over n × 128 entries
+// each. They are still 4n launches of a few microseconds, against 2n³ flops at tens
+// of TFLOP/s: at n = 8192 about 0.1 s of launches against a few hundredths of a
+// second of products, by that estimate. Making one kernel of a whole panel is the
+// next step, left to try.
 
 #include "gauss_jordan/gauss_jordan.h"
 

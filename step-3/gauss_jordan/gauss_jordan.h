@@ -17,7 +17,8 @@
 // errors of its row, multiplied by them, swamp every other row (`unstable_example.h`
 // shows a 2×2 matrix whose inverse comes out with no correct digit). Partial pivoting
 // takes the entry of largest magnitude in the column instead, so that no multiplier
-// exceeds 1 in magnitude: the standard rule, and stable in practice.
+// of a row below the pivot exceeds 1 in magnitude: the standard rule, and stable in
+// practice.
 //
 // Singular matrices. A column without a usable pivot stops the elimination: `info`
 // (in device memory) becomes k + 1, as LAPACK's getrf reports it, and X is set to

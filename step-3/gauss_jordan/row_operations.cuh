@@ -39,7 +39,8 @@ namespace step3
 {
   // @sect3{The workspace}
   //
-  // Three numbers and a column, the same for every variant.
+  // Three numbers and a column, where every variant starts its workspace (variant 3
+  // adds its own parts after them).
   enum GaussJordanSlot
   {
     scale_slot,       // max |A(i, j)| of the input, for the singularity test

@@ -81,7 +81,9 @@ namespace
   void check_inverse(int status, const lab::Matrix<T> &a, const lab::Matrix<T> &x)
   {
     const int n = a.rows();
-    REQUIRE(status == 0);
+    CHECK(status == 0);
+    if (status != 0)
+      return;
     CHECK(all_finite(x));
     CHECK(lab::inverse_residual(a, x, n) <= lab::tolerance<T>(4, n));
   }
@@ -197,7 +199,7 @@ namespace
         else
           {
             // Finite, reported as a success, and wrong: X(0, 0) is 0 instead of -1.
-            REQUIRE(invert(variant, a, x, cublas) == 0);
+            CHECK(invert(variant, a, x, cublas) == 0);
             CHECK(all_finite(x));
             CHECK(lab::inverse_residual(a, x, 2) > 0.1);
           }

@@ -8,14 +8,14 @@
 // multipliers that the rule does not bound, Gauss–Jordan's one difference from LU
 // here; on the matrices of the tests it costs nothing measurable.) Finding the pivot
 // is a reduction: each thread of one block keeps the largest entry among the rows it
-// visits, and the block reduces the 1024 candidates pairwise in shared memory, in
-// log2(1024) = 10 rounds. Ties go to the smaller row, so the choice does not depend on
+// visits, and the block reduces the 256 candidates pairwise in shared memory, in
+// log2(256) = 8 rounds. Ties go to the smaller row, so the choice does not depend on
 // the order of the threads and agrees with the CPU reference.
 //
 // The same reduction, once, over the whole input, gives max|A|, the scale of the
 // singularity test (gauss_jordan.h): a pivot of magnitude at most n ε max|A| counts as
 // zero. One block reads all n² entries for it: a few milliseconds at n = 8192, where
-// the elimination takes seconds. Variant 3 uses the scale and the search too.
+// the elimination takes seconds. Variant 3 chooses its pivots with the same kernels.
 
 #include "gauss_jordan/gauss_jordan.h"
 #include "gauss_jordan/row_operations.cuh"
@@ -24,22 +24,13 @@
 
 namespace step3
 {
-  // The block size of the reductions: a power of two, and large, because the pivot
-  // search reads one entry per row, n apart in memory, and many threads keep many of
-  // those slow reads under way at once.
-  constexpr int pivot_threads = 1024;
-
-  // A pivot of magnitude at most negligible<T>(n) · max|A| counts as zero.
-  template <typename T>
-  T negligible(int n)
-  {
-    return n * std::numeric_limits<T>::epsilon();
-  }
+  // The block size of the reductions: a power of two.
+  constexpr int pivot_threads = 256;
 
   // w[scale_slot] = max |A(i, j)|: the threads read the rows one after the other, each
   // row by consecutive threads, then reduce.
   template <typename T>
-  __global__ void __launch_bounds__(pivot_threads) largest_magnitude(const T *a, int n, int lda, T *w)
+  __global__ void largest_magnitude(const T *a, int n, int lda, T *w)
   {
     __shared__ T largest[pivot_threads];
     const int t = threadIdx.x;
@@ -59,12 +50,14 @@ namespace step3
       w[scale_slot] = largest[0];
   }
 
-  // The search itself, for a block of pivot_threads threads: every thread gets the row
-  // p >= k of largest |A(p, k)| (n if the candidates are all zero) and, in @p largest,
-  // that magnitude. All reads of column k are done when it returns.
+  // The pivot of column k: the row p >= k of largest |A(p, k)|. Its value and row go to
+  // the workspace; when |A(p, k)| <= tiny · max|A| (tiny = n ε, from the host), info =
+  // k + 1 instead.
   template <typename T>
-  __device__ int largest_in_column(const T *a, int n, int lda, int k, T &largest)
+  __global__ void largest_pivot(const T *a, int n, int lda, int k, T tiny, T *w, int *info)
   {
+    if (step2::failed_before(info))
+      return;
     __shared__ T magnitude[pivot_threads];
     __shared__ int row[pivot_threads];
     const int t = threadIdx.x;
@@ -92,36 +85,30 @@ namespace step3
           }
         __syncthreads();
       }
-    largest = magnitude[0];
-    return row[0];
-  }
-
-  // Variant 2's pivot kernel, one block: the pivot's value and row go to the workspace;
-  // a negligible pivot sets info = k + 1 instead.
-  template <typename T>
-  __global__ void __launch_bounds__(pivot_threads)
-    largest_pivot(const T *a, int n, int lda, int k, T tiny, T *w, int *info)
-  {
-    if (step2::failed_before(info))
+    if (t != 0)
       return;
-    T largest;
-    const int p = largest_in_column(a, n, lda, k, largest);
-    if (threadIdx.x != 0)
-      return;
-    if (!(largest > tiny * w[scale_slot]))
+    if (!(magnitude[0] > tiny * w[scale_slot]))
       {
         *info = k + 1;
         return;
       }
-    w[pivot_value_slot] = a[static_cast<long>(p) * lda + k];
-    w[pivot_row_slot] = T(p);
+    w[pivot_value_slot] = a[static_cast<long>(row[0]) * lda + k];
+    w[pivot_row_slot] = T(row[0]);
   }
 
-  // The scale, enqueued once before the first column.
+  // The host side of the two: the scale once, then one choice per column.
   template <typename T>
   void find_scale(const GaussJordanArgs<T> &g)
   {
     largest_magnitude<<<1, pivot_threads, 0, g.stream>>>(g.a, g.n, g.lda, g.workspace);
+    LAB_CHECK_LAUNCH();
+  }
+
+  template <typename T>
+  void choose_largest_pivot(const GaussJordanArgs<T> &g, int k)
+  {
+    const T tiny = g.n * std::numeric_limits<T>::epsilon();
+    largest_pivot<<<1, pivot_threads, 0, g.stream>>>(g.a, g.n, g.lda, k, tiny, g.workspace, g.info);
     LAB_CHECK_LAUNCH();
   }
 

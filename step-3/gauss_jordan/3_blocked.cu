@@ -8,9 +8,8 @@ namespace step3
   using step2::ceil_div;
   using step2::failed_before;
 
-  // The workspace: max|A| where variant 2 keeps it, then the pivot rows (n), the
-  // column order of the result (n) and the saved rows C_K (128 × n).
-  LAB_HOST_DEVICE constexpr std::size_t pivots_offset(int) { return scale_slot + 1; }
+  // Where variant 3's own parts of the workspace start.
+  LAB_HOST_DEVICE constexpr std::size_t pivots_offset(int n) { return row_operations_workspace(n); }
   LAB_HOST_DEVICE constexpr std::size_t order_offset(int n) { return pivots_offset(n) + n; }
   LAB_HOST_DEVICE constexpr std::size_t saved_rows_offset(int n) { return order_offset(n) + n; }
 
@@ -19,71 +18,64 @@ namespace step3
     return saved_rows_offset(n) + static_cast<std::size_t>(blocked_panel) * n;
   }
 
-  // @sect3{The panel: two launches per column}
+  // @sect3{The panel's kernels}
   //
-  // The first is one block, for everything that depends on the whole of column k: the
-  // search for the pivot (the reduction of variant 2), the swap of rows k and p across
-  // all n columns, and the division of row k's entries in the panel by the pivot
-  // (A(k, k) becomes 1/pivot, what the division makes of e_k's 1). Inside one block,
-  // __syncthreads orders the three steps: every thread has read the pivot before the
-  // swap moves it, and the swap is complete before row k is divided.
+  // The three kernels of variants 1 and 2, for the in-place form. The swap exchanges
+  // rows k and p across all n columns (one thread per column) and records p, for the
+  // gather at the end.
   template <typename T>
-  __global__ void __launch_bounds__(pivot_threads)
-    pivot_swap_divide(T *a, int n, int lda, int k, int k0, int b, T tiny, T *w, int *info)
+  __global__ void swap_whole_rows(T *a, int n, int lda, int k, T *w, const int *info)
   {
-    if (failed_before(info))
+    const int c = blockIdx.x * blockDim.x + threadIdx.x;
+    if (failed_before(info) || c >= n)
       return;
-    T largest;
-    const int p = largest_in_column(a, n, lda, k, largest);
-    if (!(largest > tiny * w[scale_slot]))
-      {
-        if (threadIdx.x == 0)
-          *info = k + 1;
-        return;
-      }
-    const T pivot = a[static_cast<long>(p) * lda + k];
-    if (threadIdx.x == 0)
+    const int p = static_cast<int>(w[pivot_row_slot]);
+    if (c == 0)
       w[pivots_offset(n) + k] = T(p);
-    __syncthreads();
-    if (p != k)
-      for (int c = threadIdx.x; c < n; c += pivot_threads)
-        {
-          T &in_k = a[static_cast<long>(k) * lda + c], &in_p = a[static_cast<long>(p) * lda + c];
-          const T kept = in_k;
-          in_k = in_p;
-          in_p = kept;
-        }
-    __syncthreads();
-    for (int c = k0 + threadIdx.x; c < k0 + b; c += pivot_threads)
+    if (p == k)
+      return;
+    T &in_k = a[static_cast<long>(k) * lda + c], &in_p = a[static_cast<long>(p) * lda + c];
+    const T kept = in_k;
+    in_k = in_p;
+    in_p = kept;
+  }
+
+  // Threads 0 ... n-1 copy the multipliers A(i, k) aside, threads n ... n+b-1 divide
+  // row k's entries in the panel, columns k0 ... k0+b-1, by the pivot; A(k, k) becomes
+  // 1/pivot, what the division makes of e_k's 1.
+  template <typename T>
+  __global__ void normalise_panel_row(T *a, int n, int lda, int k, int k0, int b, T *w, const int *info)
+  {
+    const int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (failed_before(info) || t >= n + b)
+      return;
+    const T pivot = w[pivot_value_slot];
+    if (t < n)
       {
+        if (t != k)
+          w[multipliers_slot + t] = a[static_cast<long>(t) * lda + k];
+      }
+    else
+      {
+        const int c = k0 + (t - n);
         T &entry = a[static_cast<long>(k) * lda + c];
         entry = c == k ? T(1) / pivot : entry / pivot;
       }
   }
 
-  // The second clears column k from every other row of the panel: row i loses A(i, k)
-  // times row k, and column k, which stands for e_k, counts as 0 before the
-  // subtraction. A block holds whole rows of the panel (128 threads along a row, two
-  // rows), so the multiplier A(i, k) needs no copy: every thread of row i reads it,
-  // and after a __syncthreads the thread of column k may overwrite it. Row k, divided
-  // by the first launch, is only read.
-  constexpr int panel_rows_per_block = 2;
-
+  // Every row i != k of the panel loses A(i, k) times row k; column k, which stands for
+  // e_k, counts as 0 before the subtraction. Consecutive threads on consecutive
+  // columns of a row, as in variants 1 and 2.
   template <typename T>
-  __global__ void eliminate_in_panel(T *a, int n, int lda, int k, int k0, int b, const int *info)
+  __global__ void eliminate_in_panel(T *a, int n, int lda, int k, int k0, int b, const T *w, const int *info)
   {
-    if (failed_before(info))
+    const int i = blockIdx.y * blockDim.y + threadIdx.y;
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (failed_before(info) || i >= n || i == k || j >= b)
       return;
-    const int i = blockIdx.x * panel_rows_per_block + threadIdx.y;
-    const int c = k0 + threadIdx.x;
-    const bool row_to_clear = i < n && i != k;
-    const T multiplier = row_to_clear ? a[static_cast<long>(i) * lda + k] : T(0);
-    __syncthreads();
-    if (row_to_clear && c < k0 + b)
-      {
-        T &entry = a[static_cast<long>(i) * lda + c];
-        entry = (c == k ? T(0) : entry) - multiplier * a[static_cast<long>(k) * lda + c];
-      }
+    const int c = k0 + j;
+    T &entry = a[static_cast<long>(i) * lda + c];
+    entry = (c == k ? T(0) : entry) - w[multipliers_slot + i] * a[static_cast<long>(k) * lda + c];
   }
 
   // @sect3{The gather}
@@ -151,19 +143,23 @@ namespace step3
   {
     const int n = g.n;
     cudaStream_t s = g.stream;
+    constexpr int threads = 256;
+    const dim3 block(32, 8);
     step2::clear_info(g.info, s);
     find_scale(g);
-    const dim3 panel_block(blocked_panel, panel_rows_per_block);
     for (int k0 = 0; k0 < n; k0 += blocked_panel)
       {
         const int b = std::min(blocked_panel, n - k0);
         for (int k = k0; k < k0 + b; ++k)
           {
-            pivot_swap_divide<<<1, pivot_threads, 0, s>>>(g.a, n, g.lda, k, k0, b, negligible<T>(n), g.workspace,
-                                                          g.info);
+            choose_largest_pivot(g, k);
+            swap_whole_rows<<<ceil_div(n, threads), threads, 0, s>>>(g.a, n, g.lda, k, g.workspace, g.info);
             LAB_CHECK_LAUNCH();
-            eliminate_in_panel<<<ceil_div(n, panel_rows_per_block), panel_block, 0, s>>>(g.a, n, g.lda, k, k0, b,
-                                                                                        g.info);
+            normalise_panel_row<<<ceil_div(n + b, threads), threads, 0, s>>>(g.a, n, g.lda, k, k0, b, g.workspace,
+                                                                             g.info);
+            LAB_CHECK_LAUNCH();
+            eliminate_in_panel<<<dim3(ceil_div(b, 32), ceil_div(n, 8)), block, 0, s>>>(g.a, n, g.lda, k, k0, b,
+                                                                                       g.workspace, g.info);
             LAB_CHECK_LAUNCH();
           }
         // C_K, the panel's rows of every column (those of the panel itself are not
@@ -174,8 +170,6 @@ namespace step3
         update_columns(g, k0, b, 0, k0);
         update_columns(g, k0, b, k0 + b, n - k0 - b);
       }
-    constexpr int threads = 256;
-    const dim3 block(32, 8);
     trace_swaps<<<ceil_div(n, threads), threads, 0, s>>>(n, g.workspace, g.info);
     LAB_CHECK_LAUNCH();
     gather_columns<<<dim3(ceil_div(n, 32), ceil_div(n, 8)), block, 0, s>>>(g.a, n, g.lda, g.x, g.ldx, g.workspace,

@@ -32,9 +32,10 @@
 // panel received every earlier panel's update before their own panel starts (a
 // right-looking algorithm), so the pivot search sees what variant 2 sees.
 //
-// The panel's own steps need fewer launches than variant 2's: two per column instead
-// of four (3_blocked.cu says how). Launches cost a few microseconds each, so the 2n of
-// them still set the time at small n, and making one kernel of a whole panel is the
+// What remains are the panel's four launches per column, now over n × 128 entries
+// each. They are still 4n launches of a few microseconds, against 2n³ flops at tens
+// of TFLOP/s: at n = 8192 about 0.1 s of launches against a few hundredths of a
+// second of products, by that estimate. Making one kernel of a whole panel is the
 // next step, left to try.
 
 #include "gauss_jordan/gauss_jordan.h"
@@ -45,8 +46,8 @@ namespace step3
 {
   constexpr int blocked_panel = 128;
 
-  // max|A|, the pivot rows (n), the column order of the result (n) and the saved rows
-  // C_K (128 × n).
+  // The workspace of variant 2, then the pivot rows (n), the column order of the
+  // result (n) and the saved rows C_K (128 × n).
   std::size_t blocked_workspace(int n);
 
   template <typename T>

@@ -5,6 +5,7 @@
 #include "variants/2_one_launch_update.cuh"
 #include "variants/3_register_blocked_update.cuh"
 #include "variants/4_right_looking_gemm.cuh"
+#include "variants/5_look_ahead.cuh"
 
 namespace step2
 {
@@ -25,6 +26,8 @@ namespace step2
        no_workspace, factorize_3_register_blocked_update<T>},
       {"4_right_looking_gemm", "nb-wide panels: inverse and products through lab::Gemm",
        true, right_looking_workspace<T>, factorize_4_right_looking_gemm<T>},
+      {"5_look_ahead", "variant 4 with the next panel on a second stream, recursive update",
+       true, right_looking_workspace<T>, factorize_5_look_ahead<T>},
     };
     return list;
   }

@@ -9,7 +9,7 @@
 //
 // A variant is called through one signature, so that the program, the tests and
 // step-5 treat them alike: the arguments below, enqueued on a stream, returning at
-// once (the work runs asynchronously, like a kernel launch). Variants 4 to 6 spend
+// once (the work runs asynchronously, like a kernel launch). Variants 4 and 5 spend
 // their flops in matrix products and take the product as a lab::Gemm (cuBLAS in this
 // step's program, step-4's kernels in step-5); variants 1 to 3 are the course's own
 // kernels throughout and ignore it. Variants that need scratch memory say how much,
@@ -44,6 +44,8 @@ namespace step2
     int *info = nullptr;            // device: 0, or the failing column + 1
     T *workspace = nullptr;         // workspace_elements(n) entries, or nullptr if 0
     lab::Gemm<T> gemm;              // the product variants 4-6 use
+    lab::Gemm<T> update_gemm;       // variant 5: the trailing update's product, if it
+                                    // differs from gemm (variant 6: TF32); else empty
     cudaStream_t stream = nullptr;
     int panel_width = 512;          // nb of variants 4-6: the width of a panel
     KernelTimes *kernel_times = nullptr; // variant 1 only: time each kernel
@@ -59,7 +61,7 @@ namespace step2
     void (*factorize)(const CholeskyArgs<T> &);
   };
 
-  // Variants 1 to 4 in teaching order, for float and double.
+  // Variants 1 to 5 in teaching order, for float and double.
   template <typename T>
   const std::vector<Variant<T>> &variants();
 

@@ -38,6 +38,15 @@ namespace step2
                                host_workspace_.data(), host_bytes_, info));
   }
 
+  template <typename T>
+  void CusolverCholesky<T>::solve(const T *factor, T *b, int nrhs, int ldb, int *info,
+                                  cudaStream_t stream)
+  {
+    LAB_CHECK(cusolverDnSetStream(handle_, stream));
+    LAB_CHECK(cusolverDnXpotrs(handle_, params_, CUBLAS_FILL_MODE_UPPER, n_, nrhs, data_type<T>,
+                               factor, ld_, data_type<T>, b, ldb, info));
+  }
+
   template class CusolverCholesky<float>;
   template class CusolverCholesky<double>;
 } // namespace step2

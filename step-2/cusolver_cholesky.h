@@ -7,6 +7,10 @@
 // cuSOLVER, the upper triangle of the same symmetric matrix: we ask for
 // CUBLAS_FILL_MODE_UPPER and get U = L^T back, which, read by rows, is our L. The
 // workspace is queried and allocated once, outside the timing.
+//
+// `solve` is `cusolverDnXpotrs`: A X = B by the two triangular solves with a factor,
+// cuSOLVER's or any of ours (they are stored alike). B is column-major to cuSOLVER:
+// nrhs columns of ldb entries each, which for one right-hand side is just the vector.
 
 #include <lab/device_buffer.h>
 
@@ -29,6 +33,9 @@ namespace step2
 
     // Factorises a (device) in place on @p stream; info (device) as LAPACK's.
     void factorize(T *a, int *info, cudaStream_t stream = nullptr);
+
+    // Overwrites the nrhs columns of b (device) with A^{-1} b, given A's factor.
+    void solve(const T *factor, T *b, int nrhs, int ldb, int *info, cudaStream_t stream = nullptr);
 
   private:
     int n_, ld_;

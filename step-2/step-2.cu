@@ -7,16 +7,19 @@
 // where its time goes (lo_update, which walks the trailing tiles serially); variants 2
 // and 3 fix that with the course's own kernels; variant 4 reorganises the work into
 // wide panels whose flops are matrix products (lab::Gemm, cuBLAS here; step-5 runs the
-// same code on step-4's kernels). Every variant is checked by its residual and timed
-// against cuSOLVER's potrf in the same run on the same matrix.
+// same code on step-4's kernels); variant 5 hides the panels behind the products
+// (look-ahead), and runs also as a CUDA graph; variant 6 solves A x = b with a TF32
+// trailing update and iterative refinement. Every variant is checked by its residual
+// and timed against cuSOLVER in the same run on the same matrix.
 //
 // For every size of the sweep and each precision, the program
 //  - factorises a random SPD matrix on the CPU (the blocked loop on all cores, and
 //    LAPACK where it is installed) and with cuSOLVER and every variant on the GPU,
 //  - prints one line per variant: time, time with the copies, GFLOP/s, percent of
 //    cuSOLVER, residual, check,
-//  - writes the tables `step-2/cholesky_<precision>.dat` and the breakdown of variant
-//    1, `step-2/breakdown_<precision>.dat`.
+//  - writes the tables `step-2/cholesky_<precision>.dat`, the breakdown of variant
+//    1, `step-2/breakdown_<precision>.dat`, and variant 6's solve against spotrf +
+//    spotrs, `step-2/mixed_precision_float.dat`.
 // `--variant NAME` runs one variant (with cuSOLVER beside it); `--matrix FILE`
 // factorises a matrix of your own and reports, for one that is not positive
 // definite, the column where each factorisation stopped.
@@ -25,6 +28,8 @@
 #include "cholesky_blocked_cpu.h"
 #include "cholesky_variants.h"
 #include "cusolver_cholesky.h"
+#include "variants/6_mixed_precision_solve.cuh"
+#include "variants/diagonal_block_one_kernel.cuh"
 
 #include <lab/checks.h>
 #include <lab/cli.h>
@@ -39,6 +44,7 @@
 #include <lab/memory.h>
 #include <lab/program.h>
 #include <lab/residuals.h>
+#include <lab/streams.h>
 #include <lab/table.h>
 #include <lab/test_matrices.h>
 #include <lab/timer.h>
@@ -53,12 +59,14 @@
 namespace step2
 {
   // @sect3{What the program was asked to do}
+  bool is_mixed_precision(const std::string &name) { return name == "6" || name == "6_mixed_precision_solve"; }
+
   struct Settings
   {
     lab::CommonOptions options;
     std::string variant;     // --variant: one variant, or all when empty
     std::string matrix_file; // --matrix
-    int panel_width = 512;   // --panel-width: nb of variant 4 (measured: see the results)
+    int panel_width = 512;   // --panel-width: nb of variants 4-6 (measured: see the results)
     lab::DeviceInfo device;
     bool use_gpu = false;
 
@@ -67,6 +75,8 @@ namespace step2
     {
       return variant.empty() || find_variant<T>(variant) == &v;
     }
+    // Variant 6 is not in the list of factorisations: it is a solve.
+    bool runs_mixed_precision() const { return variant.empty() || is_mixed_precision(variant); }
   };
 
   // The sweeps. The full one goes to 16384 (and 32768 in float, 4 GiB per matrix),
@@ -102,16 +112,17 @@ namespace step2
   //
   // On the host: the test matrix is generated in double, then A, the factor copied
   // back from the GPU, and the CPU's and LAPACK's working copies. On the GPU: A as
-  // generated (each run starts from it), the matrix being factorised, and variant 4's
-  // workspace (an n×nb copy of a panel and two nb×nb blocks); cuSOLVER's workspace is
-  // small beside them.
+  // generated (each run starts from it), the matrix being factorised, variant 6's copy
+  // of it, and the workspace of variants 4-6 (an n×nb copy of a panel and two nb×nb
+  // blocks); cuSOLVER's workspace is small beside them. On the host one more matrix
+  // for variant 6's factor.
   template <typename T>
   lab::Memory memory_needed(int n, int panel_width)
   {
     const double matrix = lab::matrix_bytes<T>(n, n);
     const double nb = std::min(n, panel_width);
-    return {lab::matrix_bytes<double>(n, n) + 4 * matrix,
-            2 * matrix + lab::matrix_bytes<T>(n + 2 * nb, nb)};
+    return {lab::matrix_bytes<double>(n, n) + 5 * matrix,
+            3 * matrix + lab::matrix_bytes<T>(n + 2 * nb, nb)};
   }
 
   // @sect3{Timing on the GPU}
@@ -177,6 +188,34 @@ namespace step2
       args.info = info;
       variant.factorize(args);
     });
+  }
+
+  // The same, captured once into a CUDA graph (lab::CudaGraph) and then launched as a
+  // whole in every timed run. The capture and the graph's preparation cost host time
+  // once, outside the timing; it is returned in @p capture_ms.
+  template <typename T>
+  typename DeviceMatrix<T>::Result run_as_graph(DeviceMatrix<T> &device, const Variant<T> &variant,
+                                                int reps, lab::Cublas &cublas, int panel_width,
+                                                double &capture_ms)
+  {
+    const int n = device.a.rows();
+    lab::DeviceBuffer<T> workspace(variant.workspace_elements(n, panel_width));
+    CholeskyArgs<T> args;
+    args.a = device.work.data();
+    args.n = n;
+    args.ld = device.a.ld();
+    args.info = device.info.data();
+    args.workspace = workspace.data();
+    args.gemm = lab::cublas_gemm_exact<T>(cublas);
+    args.panel_width = panel_width;
+    lab::CudaGraph graph;
+    lab::HostTimer timer;
+    graph.capture([&](cudaStream_t stream) {
+      args.stream = stream;
+      variant.factorize(args);
+    });
+    capture_ms = timer.milliseconds();
+    return device.run(reps, [&](T *, int *) { graph.launch(); });
   }
 
   // @sect3{The console line of one factorisation}
@@ -276,13 +315,74 @@ namespace step2
     return {double(n), diagonal, strip, diag, lo};
   }
 
+  // @sect3{Variant 6: solving A x = b in mixed precision}
+  //
+  // Time to solution for one right-hand side: cuSOLVER's spotrf + spotrs against
+  // variant 6 (the copy of A it factorises, the TF32 factorisation, the refinement
+  // rounds), each the median of `reps` runs, and the factorisation alone. The backward
+  // errors ‖b − A x‖/(‖A‖_F ‖x‖) are computed in double on the host. The check: the
+  // refined solution's error below √n ε, the level of an FP32 solve, which the TF32
+  // factor alone does not reach; the page compares it with spotrs's.
+  std::vector<double> run_mixed_precision(DeviceMatrix<float> &device, int reps, lab::Cublas &cublas,
+                                          int panel_width, lab::Checks &checks, const std::string &context)
+  {
+    const lab::Matrix<float> &a = device.a;
+    const int n = a.rows();
+    const lab::Matrix<float> b = lab::random_matrix<float>(n, 1, 3000 + n);
+    lab::DeviceBuffer<float> b_device(b), x_device(n);
+    lab::Matrix<float> x(n, 1);
+    const auto error = [&] {
+      x_device.download(x);
+      return lab::solve_residual(a, x, b, 1);
+    };
+
+    CusolverCholesky<float> cusolver(n, a.ld());
+    const double vendor_ms = lab::median_gpu_milliseconds(
+      reps,
+      [&] {
+        cusolver.factorize(device.work.data(), device.info.data());
+        cusolver.solve(device.work.data(), x_device.data(), 1, n, device.info.data());
+      },
+      [&] {
+        device.work.copy_from_device(device.pristine);
+        x_device.copy_from_device(b_device);
+      });
+    const double vendor_error = error();
+
+    MixedPrecisionSolve solver(n, a.ld(), panel_width, cublas);
+    int info = 0;
+    const double mixed_ms = lab::median_gpu_milliseconds(
+      reps, [&] { info = solver.solve(device.pristine.data(), b_device.data(), x_device.data()); },
+      [&] { x_device.poison(); });
+    const double mixed_error = info == 0 ? error() : std::nan("");
+    const double factor_ms = lab::median_gpu_milliseconds(reps, [&] { solver.factorize(device.pristine.data()); });
+    lab::Matrix<float> factor(n, n, a.ld());
+    solver.factor().download(factor);
+    const double factor_residual = residual(a, factor);
+
+    const double bound = std::sqrt(double(n)) * std::numeric_limits<float>::epsilon();
+    std::printf("  variant 6, A x = b: spotrf+spotrs %s ms (error %.1e); TF32 factor %s ms (residual %.1e)"
+                " + %d rounds: %s ms, %.2fx (error %.1e, %.1fx spotrs's)\n",
+                lab::format_milliseconds(vendor_ms).c_str(), vendor_error,
+                lab::format_milliseconds(factor_ms).c_str(), factor_residual, solver.rounds(),
+                lab::format_milliseconds(mixed_ms).c_str(), vendor_ms / mixed_ms, mixed_error,
+                mixed_error / vendor_error);
+    if (info != 0)
+      checks.fail(context + " 6_mixed_precision_solve", "info = " + std::to_string(info) +
+                                                           " on a positive definite matrix");
+    else
+      checks.at_most(context + " 6_mixed_precision_solve error", mixed_error, bound);
+    return {double(n), vendor_ms, mixed_ms, factor_ms, double(solver.rounds()), vendor_error,
+            mixed_error, factor_residual};
+  }
+
   // @sect3{One size: every factorisation, checked and timed}
   //
   // Returns the table rows: times, then residuals (NaN for what did not run), and the
   // per-kernel breakdown of variant 1.
   struct Rows
   {
-    std::vector<double> times, breakdown;
+    std::vector<double> times, breakdown, mixed_precision;
   };
 
   template <typename T>
@@ -338,9 +438,25 @@ namespace step2
         rows.times.push_back(ms);
         residuals.push_back(r);
       }
+    // The last factorisation of the list again, as a CUDA graph.
+    const Variant<T> &last = variants<T>().back();
+    double graph_ms = std::nan(""), graph_residual = std::nan(""), capture_ms = std::nan("");
+    if (settings.runs(last))
+      {
+        const auto result = run_as_graph(device, last, reps, cublas, settings.panel_width, capture_ms);
+        report(checks, context, {last.name + "_graph", result.ms, copies_ms, vendor.ms, result.residual, result.info},
+               n, tolerance);
+        graph_ms = result.ms;
+        graph_residual = result.residual;
+      }
+    rows.times.push_back(graph_ms);
+    residuals.push_back(graph_residual);
     rows.times.insert(rows.times.end(), residuals.begin(), residuals.end());
-    rows.times.push_back(tolerance);
+    rows.times.insert(rows.times.end(), {tolerance, capture_ms});
     rows.breakdown = breakdown(settings, device, n);
+    if constexpr (std::is_same_v<T, float>)
+      if (settings.runs_mixed_precision())
+        rows.mixed_precision = run_mixed_precision(device, reps, cublas, settings.panel_width, checks, context);
     return rows;
   }
 
@@ -358,13 +474,16 @@ namespace step2
     std::vector<std::string> columns = {"n", "cpu_ms", "lapack_ms", "copies_ms", "cusolver_ms"};
     for (const Variant<T> &v : variants<T>())
       columns.push_back(v.name + "_ms");
+    columns.push_back(variants<T>().back().name + "_graph_ms");
     columns.push_back("residual_cusolver");
     for (const Variant<T> &v : variants<T>())
       columns.push_back("residual_" + v.name.substr(0, v.name.find('_')));
-    columns.push_back("tolerance");
+    columns.insert(columns.end(), {"residual_graph", "tolerance", "graph_capture_ms"});
     lab::Table table(columns);
     lab::Table breakdown_table({"n", "factorize_diagonal_block_ms", "strip_update_ms",
                                 "diag_update_ms", "lo_update_ms"});
+    lab::Table mixed_table({"n", "spotrf_spotrs_ms", "mixed_ms", "tf32_factor_ms", "rounds",
+                            "error_spotrs", "error_mixed", "residual_tf32_factor"});
 
     std::unique_ptr<lab::Cublas> cublas;
     if (settings.use_gpu)
@@ -382,6 +501,8 @@ namespace step2
         table.add_row(rows.times);
         if (!rows.breakdown.empty())
           breakdown_table.add_row(rows.breakdown);
+        if (!rows.mixed_precision.empty())
+          mixed_table.add_row(rows.mixed_precision);
         // Variant 1's time plus the copies, against the blocked CPU loop.
         const auto column = [&](const std::string &name) {
           return rows.times[std::find(columns.begin(), columns.end(), name) - columns.begin()];
@@ -399,7 +520,9 @@ namespace step2
                  settings.options.reps,
                  {"times in milliseconds (GPU: kernels only; copies_ms = A up and L down, "
                   "pageable memory); NaN = not run",
-                  "panel width of variant 4: " + std::to_string(settings.panel_width),
+                  "panel width of variants 4 and 5: " + std::to_string(settings.panel_width),
+                  "5_look_ahead_graph: variant 5 captured in a CUDA graph (capture time in graph_capture_ms, "
+                  "not in the timing)",
                   "residual = ||L L^T - A||_F / ||A||_F in double (64 sampled rows above n = 2048); "
                   "tolerance = 4 n eps"}});
     std::printf("table written: %scholesky_%s.dat\n", dir.c_str(), precision);
@@ -410,6 +533,17 @@ namespace step2
                                precision, settings.options.reps,
                                {"milliseconds summed over all launches of one factorisation"}});
         std::printf("table written: %sbreakdown_%s.dat\n", dir.c_str(), precision);
+        if (mixed_table.rows() > 0)
+          {
+            mixed_table.write(dir + "mixed_precision_float.dat",
+                              {"step-2 (variant 6: A x = b with a TF32 trailing update and iterative "
+                               "refinement, against spotrf + spotrs)",
+                               gpu, precision, settings.options.reps,
+                               {"times in milliseconds (median); error = ||b - A x||_2 / (||A||_F ||x||_2) "
+                                "in double; residual_tf32_factor = ||L L^T - A||_F / ||A||_F",
+                                "panel width " + std::to_string(settings.panel_width)}});
+            std::printf("table written: %smixed_precision_float.dat\n", dir.c_str());
+          }
         if (break_even)
           std::printf("break-even: variant 1 with its copies beats the blocked CPU loop from n = %d\n",
                       break_even);
@@ -480,23 +614,28 @@ int main(int argc, char **argv)
                "step-2"};
   lab::add_common_options(app, settings.options);
   app.add_option("--variant", settings.variant,
-                 "Run one variant only, by number or name (1 ... 4), beside cuSOLVER")
+                 "Run one variant only, by number or name (1 ... 6), beside cuSOLVER")
     ->type_name("NAME")
     ->check([](const std::string &name) {
-      return find_variant<float>(name) ? std::string() : "no variant named '" + name + "'";
+      return find_variant<float>(name) || is_mixed_precision(name) ? std::string()
+                                                                    : "no variant named '" + name + "'";
     });
   app.add_option("--matrix", settings.matrix_file,
                  "Factorise the matrix in this text file (one row per line) instead of the sweep")
     ->type_name("FILE")
     ->excludes(app.get_option("--sizes"))
     ->excludes(app.get_option("--max-size"));
-  app.add_option("--panel-width", settings.panel_width, "Panel width nb of variant 4 (a multiple of 64)")
+  app.add_option("--panel-width", settings.panel_width,
+                 "Panel width nb of variants 4-6 (a multiple of 64, at most " +
+                   std::to_string(max_diagonal_block) + ")")
     ->type_name("NB")
     ->check([](const std::string &text) {
       const bool ok = !text.empty() && text.size() < 6 &&
                       text.find_first_not_of("0123456789") == std::string::npos &&
-                      std::stoi(text) >= 64 && std::stoi(text) % 64 == 0;
-      return ok ? std::string() : "'" + text + "' is not a positive multiple of 64";
+                      std::stoi(text) >= 64 && std::stoi(text) % 64 == 0 &&
+                      std::stoi(text) <= max_diagonal_block;
+      return ok ? std::string()
+                : "'" + text + "' is not a multiple of 64 from 64 to " + std::to_string(max_diagonal_block);
     })
     ->capture_default_str();
   if (const auto exit_code = lab::parse_command_line(app, argc, argv))
@@ -530,7 +669,7 @@ int main(int argc, char **argv)
         if (settings.options.wants_double())
           lab::refuse_sizes_that_do_not_fit(double_sizes, need_double, "double", settings.use_gpu);
         std::printf("check: ||L L^T - A||_F / ||A||_F <= %g n eps; random SPD matrices of "
-                    "condition %g; variant 4 panel width %d\n",
+                    "condition %g; panel width of variants 4-6 %d\n",
                     residual_constant, condition_number, settings.panel_width);
         if (settings.options.wants_float())
           run_sweep<float>(settings, float_sizes, checks);

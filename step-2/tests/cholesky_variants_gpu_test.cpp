@@ -2,19 +2,23 @@
 // break the tiling (1, 2, tile ± 1 for the tiles 16 and 64 and the panel widths,
 // primes, about a thousand), in float and double; on matrices that fail at a chosen
 // column (first, middle, last), which every variant must report as LAPACK's info,
-// leaving no NaN behind. The workspace is poisoned (all NaN) before each run, so a
+// leaving no NaN behind; variant 5 also as a CUDA graph; variant 6's refined solve
+// against FP32's accuracy. The workspace is poisoned (all NaN) before each run, so a
 // variant that reads scratch it did not write fails. This program exits with 77
 // (CTest: skipped) on a machine without a GPU.
 #include "cholesky_variants.h"
+#include "variants/6_mixed_precision_solve.cuh"
 #include "spd_except_at.h"
 
 #include <lab/cublas_gemm.h>
 #include <lab/device_buffer.h>
 #include <lab/residuals.h>
+#include <lab/streams.h>
 #include <lab/test_matrices.h>
 #include <lab_catch.h>
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace
@@ -106,22 +110,113 @@ TEST_CASE("every variant reports the failing column and leaves no NaN", "[gpu]")
   check_failures<double>(cublas);
 }
 
-TEST_CASE("variant 4 with every panel width, on sizes around them", "[gpu]")
+TEST_CASE("variants 4 and 5 with every panel width, on sizes around them", "[gpu]")
 {
   lab::Cublas cublas;
-  const step2::Variant<float> &variant = *step2::find_variant<float>("4");
-  const step2::Variant<double> &variant_double = *step2::find_variant<double>("4");
-  for (const int panel_width : {64, 128, 192, 512})
-    for (const int n : {panel_width - 1, panel_width + 1, 2 * panel_width + 3, 700})
-      {
-        INFO("panel width " << panel_width << ", n = " << n);
-        const lab::Matrix<float> a = lab::random_spd<float>(n, 1e3, n);
-        lab::Matrix<float> l;
-        CHECK(factorize(variant, a, l, cublas, panel_width) == 0);
-        CHECK(lab::cholesky_residual(a, l) <= lab::tolerance<float>(4, n));
-        const lab::Matrix<double> ad = lab::random_spd<double>(n, 1e3, n);
-        lab::Matrix<double> ld;
-        CHECK(factorize(variant_double, ad, ld, cublas, panel_width) == 0);
-        CHECK(lab::cholesky_residual(ad, ld) <= lab::tolerance<double>(4, n));
-      }
+  for (const char *name : {"4", "5"})
+    for (const int panel_width : {64, 128, 192, 512})
+      for (const int n : {panel_width - 1, panel_width + 1, 2 * panel_width + 3, 5 * panel_width - 7, 700})
+        {
+          INFO("variant " << name << ", panel width " << panel_width << ", n = " << n);
+          const lab::Matrix<float> a = lab::random_spd<float>(n, 1e3, n);
+          lab::Matrix<float> l;
+          CHECK(factorize(*step2::find_variant<float>(name), a, l, cublas, panel_width) == 0);
+          CHECK(lab::cholesky_residual(a, l) <= lab::tolerance<float>(4, n));
+          const lab::Matrix<double> ad = lab::random_spd<double>(n, 1e3, n);
+          lab::Matrix<double> ld;
+          CHECK(factorize(*step2::find_variant<double>(name), ad, ld, cublas, panel_width) == 0);
+          CHECK(lab::cholesky_residual(ad, ld) <= lab::tolerance<double>(4, n));
+        }
+}
+
+TEST_CASE("variant 5 captured in a CUDA graph and launched twice", "[gpu]")
+{
+  lab::Cublas cublas;
+  const step2::Variant<double> &variant = *step2::find_variant<double>("5");
+  for (const int n : {1, 200, 777})
+    {
+      INFO("n = " << n);
+      const lab::Matrix<double> a = lab::random_spd<double>(n, 1e3, 50 + n);
+      lab::DeviceBuffer<double> pristine(a), matrix(a.size()), workspace(variant.workspace_elements(n, 128));
+      lab::DeviceBuffer<int> info(1);
+      step2::CholeskyArgs<double> args;
+      args.a = matrix.data();
+      args.n = n;
+      args.ld = a.ld();
+      args.info = info.data();
+      args.workspace = workspace.data();
+      args.panel_width = 128;
+      args.gemm = lab::cublas_gemm_exact<double>(cublas);
+      lab::CudaGraph graph;
+      graph.capture([&](cudaStream_t stream) {
+        args.stream = stream;
+        variant.factorize(args);
+      });
+      for (int run = 0; run < 2; ++run)
+        {
+          matrix.copy_from_device(pristine);
+          info.poison();
+          workspace.poison();
+          graph.launch();
+          lab::Matrix<double> l(n, n, a.ld());
+          matrix.download(l);
+          int status = -1;
+          info.copy_to_host(&status, 1);
+          CHECK(status == 0);
+          CHECK(lab::cholesky_residual(a, l) <= lab::tolerance<double>(4, n));
+        }
+    }
+}
+
+namespace
+{
+  // Variant 6 on A x = b: returns info, the backward error ||b - A x|| / (||A|| ||x||)
+  // and the TF32 factor's residual.
+  struct MixedOutcome
+  {
+    int info;
+    double error, factor_residual;
+    bool converged;
+  };
+
+  MixedOutcome solve_mixed(const lab::Matrix<float> &a, lab::Cublas &cublas, int panel_width)
+  {
+    const int n = a.rows();
+    const lab::Matrix<float> b = lab::random_matrix<float>(n, 1, 9 + n);
+    lab::DeviceBuffer<float> a_device(a), b_device(b), x_device(n);
+    x_device.poison();
+    step2::MixedPrecisionSolve solver(n, a.ld(), panel_width, cublas);
+    const int info = solver.solve(a_device.data(), b_device.data(), x_device.data());
+    lab::Matrix<float> x(n, 1), l(n, n, a.ld());
+    x_device.download(x);
+    solver.factor().download(l);
+    if (info != 0)
+      return {info, 0, 0, false};
+    return {info, lab::solve_residual(a, x, b, 1), lab::cholesky_residual(a, l), solver.converged()};
+  }
+} // namespace
+
+TEST_CASE("variant 6 refines the TF32 solution to FP32 accuracy", "[gpu]")
+{
+  lab::Cublas cublas;
+  for (const int n : {1, 2, 63, 65, 255, 257, 700, 1025})
+    {
+      INFO("n = " << n);
+      const MixedOutcome outcome = solve_mixed(lab::random_spd<float>(n, 1e3, 60 + n), cublas, 128);
+      CHECK(outcome.info == 0);
+      CHECK(outcome.converged);
+      CHECK(outcome.error <= std::sqrt(double(n)) * std::numeric_limits<float>::epsilon());
+      // The factor itself has only TF32's accuracy: the bound 4 n ε with TF32's ε = 2^-10.
+      CHECK(outcome.factor_residual <= 4 * n * std::ldexp(1.0, -10));
+    }
+}
+
+TEST_CASE("variant 6 reports a matrix that is not positive definite", "[gpu]")
+{
+  lab::Cublas cublas;
+  for (const int c : {0, 150, 299})
+    {
+      INFO("failing column " << c);
+      CHECK(solve_mixed(spd_except_at<float>(300, c), cublas, 128).info == c + 1);
+    }
 }

@@ -16,59 +16,87 @@ namespace step2
     return 2 * nb * nb + static_cast<std::size_t>(n) * nb;
   }
 
+  namespace
+  {
+    // Entry (r, c) of the matrix.
+    template <typename T>
+    T *entry(const CholeskyArgs<T> &args, int r, int c)
+    {
+      return args.a + static_cast<long>(r) * args.ld + c;
+    }
+  } // namespace
+
+  template <typename T>
+  void factorize_panel(const CholeskyArgs<T> &args, int p, DiagonalBlockFactorization<T> diagonal,
+                       cudaStream_t s)
+  {
+    const int n = args.n, ld = args.ld, nb = std::min(args.n, args.panel_width);
+    const int w = std::min(nb, n - p); // this panel's width
+    const int below = n - p - w;       // rows under its diagonal block
+    T *const x = args.workspace, *const scratch = x + static_cast<long>(nb) * nb;
+    T *const copy = scratch + static_cast<long>(nb) * nb;
+    // 1. The diagonal block.
+    diagonal(entry(args, p, p), w, ld, args.info, p, s);
+    if (below == 0)
+      return;
+    // 2. The panel below it: X = L_11^{-1}, then L_21 = A_21 X^T.
+    LAB_CHECK(cudaMemsetAsync(x, 0, sizeof(T) * w * w, s));
+    invert_lower_block(entry(args, p, p), w, ld, x, w, scratch, args.info, args.gemm, s);
+    LAB_CHECK(cudaMemcpy2DAsync(copy, sizeof(T) * w, entry(args, p + w, p), sizeof(T) * ld,
+                                sizeof(T) * w, below, cudaMemcpyDeviceToDevice, s));
+    lab::GemmArgs<T> g;
+    g.shape = {below, w, w, lab::Op::none, lab::Op::transpose};
+    g.a = copy;
+    g.lda = w;
+    g.b = x;
+    g.ldb = w;
+    g.c = entry(args, p + w, p);
+    g.ldc = ld;
+    args.gemm(g, s);
+  }
+
+  template <typename T>
+  void update_block_column(const CholeskyArgs<T> &args, int p, int w, int q, int wq,
+                           const lab::Gemm<T> &gemm, cudaStream_t s)
+  {
+    lab::GemmArgs<T> g;
+    g.shape = {args.n - q, wq, w, lab::Op::none, lab::Op::transpose};
+    g.alpha = -1;
+    g.beta = 1;
+    g.a = entry(args, q, p);
+    g.lda = args.ld;
+    g.b = entry(args, q, p);
+    g.ldb = args.ld;
+    g.c = entry(args, q, q);
+    g.ldc = args.ld;
+    gemm(g, s);
+  }
+
   template <typename T>
   void factorize_4_right_looking_gemm(const CholeskyArgs<T> &args)
   {
-    const int n = args.n, ld = args.ld, nb = std::min(args.n, args.panel_width);
-    T *const x = args.workspace, *const scratch = x + static_cast<long>(nb) * nb;
-    T *const copy = scratch + static_cast<long>(nb) * nb;
-    const auto at = [&](int r, int c) { return args.a + static_cast<long>(r) * ld + c; };
-    cudaStream_t s = args.stream;
-    clear_info(args.info, s);
-
+    const int n = args.n, nb = std::min(args.n, args.panel_width);
+    clear_info(args.info, args.stream);
     for (int p = 0; p < n; p += nb)
       {
-        const int w = std::min(nb, n - p); // this panel's width
-        const int below = n - p - w;       // rows under its diagonal block
-        // 1. The diagonal block.
-        factorize_tiles_64(at(p, p), w, ld, args.info, p, s);
-        if (below == 0)
-          break;
-        // 2. The panel below it: X = L_11^{-1}, then L_21 = A_21 X^T.
-        LAB_CHECK(cudaMemsetAsync(x, 0, sizeof(T) * w * w, s));
-        invert_lower_block(at(p, p), w, ld, x, w, scratch, args.info, args.gemm, s);
-        LAB_CHECK(cudaMemcpy2DAsync(copy, sizeof(T) * w, at(p + w, p), sizeof(T) * ld,
-                                    sizeof(T) * w, below, cudaMemcpyDeviceToDevice, s));
-        lab::GemmArgs<T> g;
-        g.shape = {below, w, w, lab::Op::none, lab::Op::transpose};
-        g.a = copy;
-        g.lda = w;
-        g.b = x;
-        g.ldb = w;
-        g.c = at(p + w, p);
-        g.ldc = ld;
-        args.gemm(g, s);
-        // 3. The trailing update, block column by block column: rows q..n-1 of columns
-        //    q..q+wq-1 lose L_21(rows) L_21(columns)^T.
+        const int w = std::min(nb, n - p);
+        factorize_panel(args, p, factorize_tiles_64<T>, args.stream);
+        // 3. The trailing update, block column by block column.
         for (int q = p + w; q < n; q += nb)
-          {
-            const int wq = std::min(nb, n - q);
-            g.shape = {n - q, wq, w, lab::Op::none, lab::Op::transpose};
-            g.alpha = -1;
-            g.beta = 1;
-            g.a = at(q, p);
-            g.lda = ld;
-            g.b = at(q, p);
-            g.ldb = ld;
-            g.c = at(q, q);
-            g.ldc = ld;
-            args.gemm(g, s);
-          }
+          update_block_column(args, p, w, q, std::min(nb, n - q), args.gemm, args.stream);
       }
   }
 
   template std::size_t right_looking_workspace<float>(int, int);
   template std::size_t right_looking_workspace<double>(int, int);
+  template void factorize_panel(const CholeskyArgs<float> &, int, DiagonalBlockFactorization<float>,
+                                cudaStream_t);
+  template void factorize_panel(const CholeskyArgs<double> &, int, DiagonalBlockFactorization<double>,
+                                cudaStream_t);
+  template void update_block_column(const CholeskyArgs<float> &, int, int, int, int,
+                                    const lab::Gemm<float> &, cudaStream_t);
+  template void update_block_column(const CholeskyArgs<double> &, int, int, int, int,
+                                    const lab::Gemm<double> &, cudaStream_t);
   template void factorize_4_right_looking_gemm(const CholeskyArgs<float> &);
   template void factorize_4_right_looking_gemm(const CholeskyArgs<double> &);
 } // namespace step2

@@ -17,6 +17,9 @@
 // Steps 2 and 3 are products through lab::Gemm: in this step's program cuBLAS's, in
 // step-5 step-4's kernels. The strict upper triangle of the diagonal blocks is used
 // as scratch by step 3 (the lower triangle, L, is all the algorithm reads).
+//
+// Steps 1 and 2 together are "the panel"; variant 5 reorders the same pieces, so they
+// are functions of their own.
 
 #include "../cholesky_variants.h"
 
@@ -24,6 +27,25 @@ namespace step2
 {
   template <typename T>
   std::size_t right_looking_workspace(int n, int panel_width);
+
+  // How a diagonal block is factorised: the w×w block at a, in place; a failing pivot
+  // at column j of the block is reported as column column_offset + j.
+  template <typename T>
+  using DiagonalBlockFactorization = void (*)(T *a, int w, int ld, int *info, int column_offset,
+                                              cudaStream_t stream);
+
+  // Steps 1 and 2 for the panel of columns p ... p + w - 1 (w = min(nb, n - p)): its
+  // diagonal block factorised by @p diagonal (variant 4: variant 3's tile algorithm,
+  // factorize_tiles_64), the block below it solved. Uses the workspace.
+  template <typename T>
+  void factorize_panel(const CholeskyArgs<T> &args, int p, DiagonalBlockFactorization<T> diagonal,
+                       cudaStream_t stream);
+
+  // Part of step 3: columns q ... q + wq - 1, from row q down, lose the product of the
+  // panel p (w columns wide) with itself.
+  template <typename T>
+  void update_block_column(const CholeskyArgs<T> &args, int p, int w, int q, int wq,
+                           const lab::Gemm<T> &gemm, cudaStream_t stream);
 
   template <typename T>
   void factorize_4_right_looking_gemm(const CholeskyArgs<T> &args);

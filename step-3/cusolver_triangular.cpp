@@ -80,7 +80,7 @@ namespace step3
   template <typename T>
   void VendorTriangular<T>::trsm(const T *l, T *x, cudaStream_t stream)
   {
-    LAB_CHECK(cublasSetStream(cublas_.get(), stream));
+    cublas_.bind(stream);
     LAB_CHECK(trsm_run(cublas_.get(), n_, l, ld_, x, ld_));
   }
 

@@ -25,39 +25,37 @@ namespace step2
       static SideStream side;
       return side;
     }
-
-    // Rows and columns r ... r + m - 1 lose P P^T, where P is the block of rows
-    // r ... r + m - 1 of the panel p (w columns); only the lower triangle matters.
-    template <typename T>
-    void lower_rank_update(const CholeskyArgs<T> &args, int p, int w, int r, int m,
-                           const lab::Gemm<T> &gemm, cudaStream_t s)
-    {
-      const int nb = args.panel_width;
-      const auto entry = [&](int row, int col) { return args.a + static_cast<long>(row) * args.ld + col; };
-      lab::GemmArgs<T> g;
-      g.alpha = -1;
-      g.beta = 1;
-      g.lda = g.ldb = g.ldc = args.ld;
-      if (m <= nb)
-        {
-          // A diagonal block, computed whole.
-          g.shape = {m, m, w, lab::Op::none, lab::Op::transpose};
-          g.a = g.b = entry(r, p);
-          g.c = entry(r, r);
-          gemm(g, s);
-          return;
-        }
-      // The split falls on a multiple of nb, so that the diagonal blocks are panels'.
-      const int top = (m / 2 + nb - 1) / nb * nb;
-      lower_rank_update(args, p, w, r, top, gemm, s);
-      g.shape = {m - top, top, w, lab::Op::none, lab::Op::transpose};
-      g.a = entry(r + top, p);
-      g.b = entry(r, p);
-      g.c = entry(r + top, r);
-      gemm(g, s);
-      lower_rank_update(args, p, w, r + top, m - top, gemm, s);
-    }
   } // namespace
+
+  template <typename T>
+  void lower_rank_update(const CholeskyArgs<T> &args, int p, int w, int r, int m,
+                         const lab::Gemm<T> &gemm, cudaStream_t s)
+  {
+    const int nb = args.panel_width;
+    const auto entry = [&](int row, int col) { return args.a + static_cast<long>(row) * args.ld + col; };
+    lab::GemmArgs<T> g;
+    g.alpha = -1;
+    g.beta = 1;
+    g.lda = g.ldb = g.ldc = args.ld;
+    if (m <= nb)
+      {
+        // A diagonal block, computed whole.
+        g.shape = {m, m, w, lab::Op::none, lab::Op::transpose};
+        g.a = g.b = entry(r, p);
+        g.c = entry(r, r);
+        gemm(g, s);
+        return;
+      }
+    // The split falls on a multiple of nb, so that the diagonal blocks are panels'.
+    const int top = (m / 2 + nb - 1) / nb * nb;
+    lower_rank_update(args, p, w, r, top, gemm, s);
+    g.shape = {m - top, top, w, lab::Op::none, lab::Op::transpose};
+    g.a = entry(r + top, p);
+    g.b = entry(r, p);
+    g.c = entry(r + top, r);
+    gemm(g, s);
+    lower_rank_update(args, p, w, r + top, m - top, gemm, s);
+  }
 
   template <typename T>
   void factorize_5_look_ahead(const CholeskyArgs<T> &args)
@@ -85,6 +83,10 @@ namespace step2
       }
   }
 
+  template void lower_rank_update(const CholeskyArgs<float> &, int, int, int, int,
+                                  const lab::Gemm<float> &, cudaStream_t);
+  template void lower_rank_update(const CholeskyArgs<double> &, int, int, int, int,
+                                  const lab::Gemm<double> &, cudaStream_t);
   template void factorize_5_look_ahead(const CholeskyArgs<float> &);
   template void factorize_5_look_ahead(const CholeskyArgs<double> &);
 } // namespace step2

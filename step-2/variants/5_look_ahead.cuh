@@ -37,6 +37,12 @@
 
 namespace step2
 {
+  // Rows and columns r ... r + m - 1 lose P P^T, where P is the block of rows
+  // r ... r + m - 1 of the panel p (w columns wide); only the lower triangle matters.
+  template <typename T>
+  void lower_rank_update(const CholeskyArgs<T> &args, int p, int w, int r, int m,
+                         const lab::Gemm<T> &gemm, cudaStream_t stream);
+
   template <typename T>
   void factorize_5_look_ahead(const CholeskyArgs<T> &args);
 } // namespace step2

@@ -82,8 +82,8 @@ namespace step2
     // 1. The first solution.
     LAB_CHECK(cudaMemcpyAsync(x, b, sizeof(float) * n_, cudaMemcpyDeviceToDevice, s));
     potrs_.solve(factor_.data(), x, 1, n_, info_.data(), s);
+    cublas_.bind(s);
     const cublasHandle_t handle = cublas_.get();
-    LAB_CHECK(cublasSetStream(handle, s));
     const float minus_one = -1, one = 1;
     const float eps = std::numeric_limits<float>::epsilon();
     double previous = std::numeric_limits<double>::infinity();
@@ -94,12 +94,12 @@ namespace step2
         LAB_CHECK(cudaMemcpyAsync(residual_.data(), b, sizeof(float) * n_, cudaMemcpyDeviceToDevice, s));
         LAB_CHECK(cublasSgemv(handle, CUBLAS_OP_N, n_, n_, &minus_one, a, ld_, x, 1, &one,
                               residual_.data(), 1));
-        // 3. Done when the residual is at the level of FP32's rounding, or has stopped
-        //    shrinking (the rounding in computing it is then all that is left).
+        // 3. Done when the residual is at the level of FP32's rounding, or no longer
+        //    halves (the rounding in computing it is then all that is left of it).
         const double scale = norm_a * norm2(handle, n_, x);
         const double r = norm2(handle, n_, residual_.data());
         converged_ = r <= std::sqrt(double(n_)) * eps * scale;
-        if (r <= eps * scale || (converged_ && r > previous / 2) || rounds_ == max_rounds)
+        if (r <= eps * scale || r > previous / 2 || rounds_ == max_rounds)
           break;
         previous = r;
         // 4. The correction, and the next round.

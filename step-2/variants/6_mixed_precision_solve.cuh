@@ -5,16 +5,16 @@
 // of mantissa instead of 23) several times faster than the FP32 units multiply FP32
 // ones. A factorisation whose trailing update runs in TF32 (variant 5 with a TF32
 // product as CholeskyArgs::update_gemm; the panels stay in FP32) is correspondingly
-// faster, and less accurate: its backward error is that of 11-bit arithmetic,
-// ‖L L^T − A‖/‖A‖ around 10^-4 instead of 10^-7.
+// faster, and less accurate: each product rounds its inputs to 11 significant bits,
+// ε_TF32 = 2^-10 ≈ 10^-3 where FP32 has 2^-23 ≈ 1.2·10^-7. How much of that reaches
+// the factor depends on the matrix (the results page shows it for the test matrices).
 //
 // For solving A x = b that loss can be repaired, cheaply. Iterative refinement:
 //  1. x = (L L^T)^{-1} b, with the inexact factor;
 //  2. r = b − A x, in FP32 with the original A (a matrix-vector product, n² flops);
-//  3. stop when r is as small as FP32's rounding: ‖r‖ ≤ ε ‖A‖ ‖x‖, or when it has
-//     come below √n ε ‖A‖ ‖x‖ (LAPACK's criterion in `dsposv`) and stopped halving
-//     (the rounding in computing r is then all that is left of it); Frobenius and
-//     2-norms, ε of FP32;
+//  3. stop when r no longer halves from one round to the next (what is left is then
+//     the rounding in computing r itself, in FP32), or when it is as small as FP32's
+//     rounding, ‖r‖ ≤ ε ‖A‖ ‖x‖ (Frobenius and 2-norms, ε of FP32);
 //  4. otherwise solve for the correction, L L^T d = r, set x = x + d, go to 2.
 // Each round costs two triangular solves and a product with A, O(n²) against the
 // factorisation's n³/3. Each multiplies the error by about κ(A)·u_TF32, so for a
@@ -55,7 +55,8 @@ namespace step2
     void factorize(const float *a, cudaStream_t stream = nullptr);
     const lab::DeviceBuffer<float> &factor() const { return factor_; }
 
-    // Correction rounds of the last solve, and whether it ended below √n ε ‖A‖ ‖x‖.
+    // Correction rounds of the last solve, and whether it ended below √n ε ‖A‖ ‖x‖
+    // (LAPACK's test for an FP32 solve in `dsposv`).
     int rounds() const { return rounds_; }
     bool converged() const { return converged_; }
 

@@ -114,9 +114,12 @@ namespace step2
               T *const row = a + static_cast<long>(first + t) * ld + j0;
               T x[width];
 #pragma unroll
+              for (int c = 0; c < width; ++c) // all loads first: their latencies overlap
+                x[c] = c < w ? row[c] : T(0);
+#pragma unroll
               for (int c = 0; c < width; ++c)
                 {
-                  T s = c < w ? row[c] : T(0);
+                  T s = x[c];
 #pragma unroll
                   for (int q = 0; q < c; ++q)
                     s -= x[q] * tile[c][q];
@@ -133,7 +136,17 @@ namespace step2
             {
               int bi, bj;
               lower_tile_of_block(b, bi, bj);
-              T sum[4][4] = {};
+              // The sixteen entries are loaded before the products, so that the wait
+              // for memory overlaps with the arithmetic.
+              T sum[4][4];
+#pragma unroll
+              for (int i = 0; i < 4; ++i)
+#pragma unroll
+                for (int j = 0; j < 4; ++j)
+                  {
+                    const int r = 4 * bi + i, c = 4 * bj + j;
+                    sum[i][j] = r < m && c <= r ? a[static_cast<long>(first + r) * ld + first + c] : T(0);
+                  }
               for (int k = 0; k < w; ++k)
                 {
                   T u[4], v[4];
@@ -143,7 +156,7 @@ namespace step2
                   for (int i = 0; i < 4; ++i)
 #pragma unroll
                     for (int j = 0; j < 4; ++j)
-                      sum[i][j] += u[i] * v[j];
+                      sum[i][j] -= u[i] * v[j];
                 }
 #pragma unroll
               for (int i = 0; i < 4; ++i)
@@ -152,7 +165,7 @@ namespace step2
                   {
                     const int r = 4 * bi + i, c = 4 * bj + j;
                     if (r < m && c <= r)
-                      a[static_cast<long>(first + r) * ld + first + c] -= sum[i][j];
+                      a[static_cast<long>(first + r) * ld + first + c] = sum[i][j];
                   }
             }
           __syncthreads();

@@ -24,9 +24,12 @@
 ///   gemm(args, stream);                                      // C = alpha A B + beta C
 /// @endcode
 
+#include <lab/device_buffer.h>
 #include <lab/gemm.h>
 
 #include <cublas_v2.h>
+
+#include <map>
 
 namespace lab
 {
@@ -57,8 +60,13 @@ namespace lab
     /// The handle, for the other cuBLAS routines a step calls (trsm, syrk).
     cublasHandle_t get() const { return handle_; }
 
+    /// Makes the calls that follow run on @p stream, each stream with scratch memory of
+    /// its own (see the source).
+    void bind(cudaStream_t stream);
+
   private:
     cublasHandle_t handle_ = nullptr;
+    std::map<cudaStream_t, DeviceBuffer<unsigned char>> workspaces_;
   };
 
   /// @p cublas's float product as a lab::Gemm (the handle must outlive it).

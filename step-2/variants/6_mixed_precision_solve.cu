@@ -94,12 +94,11 @@ namespace step2
         LAB_CHECK(cudaMemcpyAsync(residual_.data(), b, sizeof(float) * n_, cudaMemcpyDeviceToDevice, s));
         LAB_CHECK(cublasSgemv(handle, CUBLAS_OP_N, n_, n_, &minus_one, a, ld_, x, 1, &one,
                               residual_.data(), 1));
-        // 3. Done when the residual is at the level of FP32's rounding, or no longer
-        //    halves (the rounding in computing it is then all that is left of it).
-        const double scale = norm_a * norm2(handle, n_, x);
+        // 3. Done when the residual no longer halves (the rounding in computing it is
+        //    then all that is left of it), or is zero.
         const double r = norm2(handle, n_, residual_.data());
-        converged_ = r <= std::sqrt(double(n_)) * eps * scale;
-        if (r <= eps * scale || r > previous / 2 || rounds_ == max_rounds)
+        converged_ = r <= std::sqrt(double(n_)) * eps * norm_a * norm2(handle, n_, x);
+        if (r == 0 || r > previous / 2 || rounds_ == max_rounds)
           break;
         previous = r;
         // 4. The correction, and the next round.

@@ -12,15 +12,16 @@
 // For solving A x = b that loss can be repaired, cheaply. Iterative refinement:
 //  1. x = (L L^T)^{-1} b, with the inexact factor;
 //  2. r = b − A x, in FP32 with the original A (a matrix-vector product, n² flops);
-//  3. stop when r no longer halves from one round to the next (what is left is then
-//     the rounding in computing r itself, in FP32), or when it is as small as FP32's
-//     rounding, ‖r‖ ≤ ε ‖A‖ ‖x‖ (Frobenius and 2-norms, ε of FP32);
+//  3. stop when ‖r‖ no longer halves from one round to the next: what is left is then
+//     the rounding in computing r itself, in FP32;
 //  4. otherwise solve for the correction, L L^T d = r, set x = x + d, go to 2.
 // Each round costs two triangular solves and a product with A, O(n²) against the
 // factorisation's n³/3. Each multiplies the error by about κ(A)·u_TF32, so for a
 // matrix that is not too badly conditioned (here κ = 10³, u_TF32 ≈ 5·10^-4) a few
 // rounds reach the accuracy of an FP32 factorisation. For κ(A) ≳ 1/u_TF32 the
-// refinement no longer converges: the solver stops after `max_rounds` and says so.
+// refinement no longer converges: the solver stops after `max_rounds`, and
+// `converged()` says whether ‖r‖ ≤ √n ε ‖A‖_F ‖x‖ (LAPACK's test for an FP32 solve in
+// `dsposv`; ε of FP32) was reached.
 //
 // The triangular solves are cuSOLVER's potrs with our factor: the comparison with
 // spotrf + spotrs is then between the factorisations and the rounds, nothing else.
@@ -55,8 +56,7 @@ namespace step2
     void factorize(const float *a, cudaStream_t stream = nullptr);
     const lab::DeviceBuffer<float> &factor() const { return factor_; }
 
-    // Correction rounds of the last solve, and whether it ended below √n ε ‖A‖ ‖x‖
-    // (LAPACK's test for an FP32 solve in `dsposv`).
+    // Correction rounds of the last solve, and whether it ended below √n ε ‖A‖_F ‖x‖.
     int rounds() const { return rounds_; }
     bool converged() const { return converged_; }
 

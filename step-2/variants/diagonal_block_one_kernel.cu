@@ -147,7 +147,11 @@ namespace step2
                     const int r = 4 * bi + i, c = 4 * bj + j;
                     sum[i][j] = r < m && c <= r ? a[static_cast<long>(first + r) * ld + first + c] : T(0);
                   }
-              for (int k = 0; k < w; ++k)
+              // Columns w ... 31 of L_21 are zero (step 2 wrote them so), which lets the
+              // loop run over all 32 and be unrolled (by 8: all 32 would not fit in the
+              // registers), so that the loads are issued ahead of their use.
+#pragma unroll 8
+              for (int k = 0; k < width; ++k)
                 {
                   T u[4], v[4];
                   load4(below + k * below_pitch + 4 * bi, u);

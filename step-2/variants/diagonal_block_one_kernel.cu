@@ -136,17 +136,11 @@ namespace step2
             {
               int bi, bj;
               lower_tile_of_block(b, bi, bj);
-              // The sixteen entries are loaded before the products, so that the wait
-              // for memory overlaps with the arithmetic.
-              T sum[4][4];
-#pragma unroll
-              for (int i = 0; i < 4; ++i)
-#pragma unroll
-                for (int j = 0; j < 4; ++j)
-                  {
-                    const int r = 4 * bi + i, c = 4 * bj + j;
-                    sum[i][j] = r < m && c <= r ? a[static_cast<long>(first + r) * ld + first + c] : T(0);
-                  }
+              // The products are summed apart from A, then subtracted once: the sum's
+              // roundings are then relative to the (small) update, not to A's entries.
+              // (Summing into A directly, 32 roundings at A's magnitude per step, made the
+              // factor's residual grow to 9 ε at n = 16384.)
+              T sum[4][4] = {};
               // Columns w ... 31 of L_21 are zero (step 2 wrote them so), which lets the
               // loop run over all 32 and be unrolled (by 8: all 32 would not fit in the
               // registers), so that the loads are issued ahead of their use.
@@ -160,7 +154,7 @@ namespace step2
                   for (int i = 0; i < 4; ++i)
 #pragma unroll
                     for (int j = 0; j < 4; ++j)
-                      sum[i][j] -= u[i] * v[j];
+                      sum[i][j] += u[i] * v[j];
                 }
 #pragma unroll
               for (int i = 0; i < 4; ++i)
@@ -169,7 +163,7 @@ namespace step2
                   {
                     const int r = 4 * bi + i, c = 4 * bj + j;
                     if (r < m && c <= r)
-                      a[static_cast<long>(first + r) * ld + first + c] = sum[i][j];
+                      a[static_cast<long>(first + r) * ld + first + c] -= sum[i][j];
                   }
             }
           __syncthreads();

@@ -66,7 +66,7 @@ namespace step2
     lab::CommonOptions options;
     std::string variant;     // --variant: one variant, or all when empty
     std::string matrix_file; // --matrix
-    int panel_width = 512;   // --panel-width: nb of variants 4-6 (measured: see the results)
+    int panel_width = 0;     // --panel-width: nb of variants 4-6; 0: panel_width_for's
     lab::DeviceInfo device;
     bool use_gpu = false;
 
@@ -74,6 +74,14 @@ namespace step2
     bool runs(const Variant<T> &v) const
     {
       return variant.empty() || find_variant<T>(variant) == &v;
+    }
+    // The panel width: the one asked for, or the best measured on an H100 at n = 16384
+    // (see the results page): 512 in float; 256 in double, where variant 5's one-block
+    // diagonal factorisation is slower and a narrower block pays.
+    template <typename T>
+    int panel_width_for() const
+    {
+      return panel_width ? panel_width : sizeof(T) == 4 ? 512 : 256;
     }
     // Variant 6 is not in the list of factorisations: it is a solve.
     bool runs_mixed_precision() const { return variant.empty() || is_mixed_precision(variant); }
@@ -429,7 +437,7 @@ namespace step2
         double ms = std::nan(""), r = std::nan("");
         if (settings.runs(variant))
           {
-            const auto result = run_variant(device, variant, reps, cublas, settings.panel_width);
+            const auto result = run_variant(device, variant, reps, cublas, settings.panel_width_for<T>());
             report(checks, context, {variant.name, result.ms, copies_ms, vendor.ms, result.residual, result.info},
                    n, tolerance);
             ms = result.ms;
@@ -443,7 +451,7 @@ namespace step2
     double graph_ms = std::nan(""), graph_residual = std::nan(""), capture_ms = std::nan("");
     if (settings.runs(last))
       {
-        const auto result = run_as_graph(device, last, reps, cublas, settings.panel_width, capture_ms);
+        const auto result = run_as_graph(device, last, reps, cublas, settings.panel_width_for<T>(), capture_ms);
         report(checks, context, {last.name + "_graph", result.ms, copies_ms, vendor.ms, result.residual, result.info},
                n, tolerance);
         graph_ms = result.ms;
@@ -456,7 +464,7 @@ namespace step2
     rows.breakdown = breakdown(settings, device, n);
     if constexpr (std::is_same_v<T, float>)
       if (settings.runs_mixed_precision())
-        rows.mixed_precision = run_mixed_precision(device, reps, cublas, settings.panel_width, checks, context);
+        rows.mixed_precision = run_mixed_precision(device, reps, cublas, settings.panel_width_for<T>(), checks, context);
     return rows;
   }
 
@@ -520,7 +528,7 @@ namespace step2
                  settings.options.reps,
                  {"times in milliseconds (GPU: kernels only; copies_ms = A up and L down, "
                   "pageable memory); NaN = not run",
-                  "panel width of variants 4 and 5: " + std::to_string(settings.panel_width),
+                  "panel width of variants 4 and 5: " + std::to_string(settings.panel_width_for<T>()),
                   "5_look_ahead_graph: variant 5 captured in a CUDA graph (capture time in graph_capture_ms, "
                   "not in the timing)",
                   "residual = ||L L^T - A||_F / ||A||_F in double (64 sampled rows above n = 2048); "
@@ -541,7 +549,7 @@ namespace step2
                                gpu, precision, settings.options.reps,
                                {"times in milliseconds (median); error = ||b - A x||_2 / (||A||_F ||x||_2) "
                                 "in double; residual_tf32_factor = ||L L^T - A||_F / ||A||_F",
-                                "panel width " + std::to_string(settings.panel_width)}});
+                                "panel width " + std::to_string(settings.panel_width_for<T>())}});
             std::printf("table written: %smixed_precision_float.dat\n", dir.c_str());
           }
         if (break_even)
@@ -595,7 +603,7 @@ namespace step2
     for (const Variant<T> &variant : variants<T>())
       if (settings.runs(variant))
         {
-          const auto result = run_variant(device, variant, 1, cublas, settings.panel_width);
+          const auto result = run_variant(device, variant, 1, cublas, settings.panel_width_for<T>());
           report_one(variant.name, result.info, result.factor);
         }
   }
@@ -627,7 +635,7 @@ int main(int argc, char **argv)
     ->excludes(app.get_option("--max-size"));
   app.add_option("--panel-width", settings.panel_width,
                  "Panel width nb of variants 4-6 (a multiple of 64, at most " +
-                   std::to_string(max_diagonal_block) + ")")
+                   std::to_string(max_diagonal_block) + "; default: 512 in float, 256 in double)")
     ->type_name("NB")
     ->check([](const std::string &text) {
       const bool ok = !text.empty() && text.size() < 6 &&
@@ -636,8 +644,7 @@ int main(int argc, char **argv)
                       std::stoi(text) <= max_diagonal_block;
       return ok ? std::string()
                 : "'" + text + "' is not a multiple of 64 from 64 to " + std::to_string(max_diagonal_block);
-    })
-    ->capture_default_str();
+    });
   if (const auto exit_code = lab::parse_command_line(app, argc, argv))
     return *exit_code;
 
@@ -662,15 +669,16 @@ int main(int argc, char **argv)
         const std::vector<int> double_sizes =
           lab::choose_sizes(settings.options, full_sweep_double, quick_sweep);
         lab::prepare_output_folder(settings.options.out + "/step-2");
-        const auto need_float = [&](int n) { return memory_needed<float>(n, settings.panel_width); };
-        const auto need_double = [&](int n) { return memory_needed<double>(n, settings.panel_width); };
+        const auto need_float = [&](int n) { return memory_needed<float>(n, settings.panel_width_for<float>()); };
+        const auto need_double = [&](int n) { return memory_needed<double>(n, settings.panel_width_for<double>()); };
         if (settings.options.wants_float())
           lab::refuse_sizes_that_do_not_fit(float_sizes, need_float, "float", settings.use_gpu);
         if (settings.options.wants_double())
           lab::refuse_sizes_that_do_not_fit(double_sizes, need_double, "double", settings.use_gpu);
         std::printf("check: ||L L^T - A||_F / ||A||_F <= %g n eps; random SPD matrices of "
-                    "condition %g; panel width of variants 4-6 %d\n",
-                    residual_constant, condition_number, settings.panel_width);
+                    "condition %g; panel width of variants 4-6: %d (float), %d (double)\n",
+                    residual_constant, condition_number, settings.panel_width_for<float>(),
+                    settings.panel_width_for<double>());
         if (settings.options.wants_float())
           run_sweep<float>(settings, float_sizes, checks);
         if (settings.options.wants_double())

@@ -10,6 +10,8 @@
 #                                cuSOLVER, the blocked CPU loop and LAPACK
 #   step-2_percent_of_cusolver   each variant as percent of cuSOLVER against n
 #   step-2_breakdown             variant 1's time split by kernel, as fractions
+#   step-2_mixed_precision       variant 6: time to solution of A x = b and its backward
+#                                error, against spotrf + spotrs (dir/mixed_precision_float.dat)
 # Column numbers are looked up by name in each table's last "# n ..." line, and the
 # variants are the columns between cusolver_ms and residual_cusolver, so variants can
 # be added to step-2 without touching this script. A column that holds only NaN (not
@@ -22,6 +24,7 @@ float_file = dir . "/cholesky_float.dat"
 double_file = dir . "/cholesky_double.dat"
 float_breakdown = dir . "/breakdown_float.dat"
 double_breakdown = dir . "/breakdown_double.dat"
+mixed_file = dir . "/mixed_precision_float.dat"
 tables = has(float_file) + has(double_file)
 if (tables == 0) { print "step-2/plot.gp: no tables in " . dir; exit }
 gpu = gpu_of(has(float_file) ? float_file : double_file)
@@ -194,6 +197,50 @@ if (panels == 0) {
                title no_ms(word(cols, i)) lc rgb shade(i)
       }
     }
+    unset multiplot
+    unset output
+  }
+}
+
+# ---------------------------------- 4: variant 6, the mixed-precision solve
+# Left: time to solution (spotrf + spotrs; variant 6 with its rounds; its TF32
+# factorisation alone). Right: the backward error of both solutions.
+if (!has(mixed_file)) {
+  print "step-2/plot.gp: no " . mixed_file . ": no mixed-precision plot"
+} else {
+  cols = cols_of(mixed_file)
+  c_vendor = index_of(cols, "spotrf_spotrs_ms"); c_mixed = index_of(cols, "mixed_ms")
+  c_factor = index_of(cols, "tf32_factor_ms"); c_rounds = index_of(cols, "rounds")
+  c_error_vendor = index_of(cols, "error_spotrs"); c_error_mixed = index_of(cols, "error_mixed")
+  # Undo the settings of the bar chart above.
+  set yrange [*:*]; set ytics autofreq; set xtics autofreq; set grid xtics ytics
+  set style fill empty; set xlabel offset 0,0; set offsets 0, 0, 0, 0
+  do for [terminal in "pngcairo svg"] {
+    if (terminal eq "pngcairo") {
+      set terminal pngcairo size 1400, 560 enhanced font ",11"
+      set output dir . "/step-2_mixed_precision.png"
+    } else {
+      set terminal svg size 1400, 560 enhanced font ",11" dynamic
+      set output dir . "/step-2_mixed_precision.svg"
+    }
+    set style data linespoints
+    set logscale x 2
+    set logscale y 10
+    set format y "10^{%L}"
+    set xlabel "matrix size n"
+    set key inside top left noenhanced
+    set multiplot layout 1,2 title "step-2: A x = b in float, variant 6 (TF32 trailing update + iterative refinement) against spotrf + spotrs (GPU: " . gpu_of(mixed_file) . ")"
+    set title "time to solution (label: refinement rounds)"
+    set ylabel "milliseconds"
+    plot mixed_file using 1:c_vendor title "cuSOLVER spotrf + spotrs" lw 3.5 pt 7 lc rgb "black", \
+         mixed_file using 1:c_mixed title "variant 6: copy, TF32 factor, rounds" lw 2 pt 4 lc rgb colour(6), \
+         mixed_file using 1:c_mixed:(sprintf("%d", column(c_rounds))) with labels offset 0,-1 notitle, \
+         mixed_file using 1:c_factor title "variant 6: the TF32 factorisation alone" lw 2 dt 2 pt 6 lc rgb colour(6)
+    set title "backward error ||b - A x|| / (||A||_F ||x||)"
+    set ylabel "backward error"
+    set key inside bottom left
+    plot mixed_file using 1:c_error_vendor title "cuSOLVER spotrf + spotrs" lw 3.5 pt 7 lc rgb "black", \
+         mixed_file using 1:c_error_mixed title "variant 6, refined" lw 2 pt 4 lc rgb colour(6)
     unset multiplot
     unset output
   }

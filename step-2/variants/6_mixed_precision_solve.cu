@@ -68,7 +68,7 @@ namespace step2
     factorize(a, s);
     int info = 0;
     LAB_CHECK(cudaMemcpyAsync(&info, info_.data(), sizeof(int), cudaMemcpyDeviceToHost, s));
-    // ‖A‖_F, while the host waits for the factorisation's info.
+    // ‖A‖_F, for the stopping test below, in the same wait.
     LAB_CHECK(cudaMemsetAsync(norm_.data(), 0, sizeof(double), s));
     add_squares<<<1024, 256, 0, s>>>(a, n_, ld_, norm_.data());
     LAB_CHECK_LAUNCH();

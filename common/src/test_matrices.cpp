@@ -1,8 +1,8 @@
+#include <lab/random.h>
 #include <lab/test_matrices.h>
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 #include <stdexcept>
 #include <vector>
 
@@ -10,24 +10,6 @@ namespace lab
 {
   namespace
   {
-    // The engine std::mt19937_64 is specified exactly by the C++ standard, but the
-    // standard distributions are not (two libraries may turn the same bits into
-    // different numbers). We therefore turn the bits into numbers ourselves: the top
-    // 53 bits give a double uniform in [0, 1) on every platform.
-    class Uniform
-    {
-    public:
-      explicit Uniform(std::uint64_t seed) : engine_(seed) {}
-      double operator()(double low, double high)
-      {
-        const double unit = (engine_() >> 11) * (1.0 / 9007199254740992.0);
-        return low + (high - low) * unit;
-      }
-
-    private:
-      std::mt19937_64 engine_;
-    };
-
     void require_size(int n)
     {
       if (n < 1)
@@ -67,7 +49,7 @@ namespace lab
     require_size(n);
     if (!(condition >= 1))
       throw std::invalid_argument("random_spd: the condition number must be >= 1");
-    Uniform uniform(seed);
+    Random random(seed); // the same numbers on every platform (lab/random.h)
     Matrix<double> a(n, n);
     for (int i = 0; i < n; ++i)
       a(i, i) = n == 1 ? 1.0 : std::pow(condition, -double(i) / (n - 1));
@@ -77,7 +59,7 @@ namespace lab
       {
         std::vector<double> v(n);
         for (double &x : v)
-          x = uniform(-1, 1);
+          x = random.uniform(-1, 1);
         reflect_both_sides(a, v);
       }
     // Rounding makes the two triangles differ in the last bit; a symmetric matrix
@@ -122,7 +104,7 @@ namespace lab
   Matrix<T> random_diagonally_dominant(int n, std::uint64_t seed)
   {
     require_size(n);
-    Uniform uniform(seed);
+    Random random(seed); // the same numbers on every platform (lab/random.h)
     Matrix<T> a(n, n);
     for (int i = 0; i < n; ++i)
       {
@@ -130,12 +112,12 @@ namespace lab
         for (int j = 0; j < n; ++j)
           if (j != i)
             {
-              const double x = uniform(-1, 1);
+              const double x = random.uniform(-1, 1);
               a(i, j) = static_cast<T>(x);
               off_diagonal += std::abs(double(a(i, j)));
             }
-        const double sign = uniform(-1, 1) < 0 ? -1.0 : 1.0;
-        a(i, i) = static_cast<T>(sign * (off_diagonal + uniform(1, 2)));
+        const double sign = random.uniform(-1, 1) < 0 ? -1.0 : 1.0;
+        a(i, i) = static_cast<T>(sign * (off_diagonal + random.uniform(1, 2)));
       }
     return a;
   }
@@ -144,13 +126,13 @@ namespace lab
   Matrix<T> random_lower_triangular(int n, std::uint64_t seed)
   {
     require_size(n);
-    Uniform uniform(seed);
+    Random random(seed); // the same numbers on every platform (lab/random.h)
     Matrix<T> l(n, n);
     for (int i = 0; i < n; ++i)
       {
         for (int j = 0; j < i; ++j)
-          l(i, j) = static_cast<T>(uniform(-1, 1) / n);
-        l(i, i) = static_cast<T>(uniform(1, 2));
+          l(i, j) = static_cast<T>(random.uniform(-1, 1) / n);
+        l(i, i) = static_cast<T>(random.uniform(1, 2));
       }
     return l;
   }
@@ -160,11 +142,11 @@ namespace lab
   {
     require_size(rows);
     require_size(cols);
-    Uniform uniform(seed);
+    Random random(seed); // the same numbers on every platform (lab/random.h)
     Matrix<T> m(rows, cols);
     for (int i = 0; i < rows; ++i)
       for (int j = 0; j < cols; ++j)
-        m(i, j) = static_cast<T>(uniform(-1, 1));
+        m(i, j) = static_cast<T>(random.uniform(-1, 1));
     return m;
   }
 

@@ -2,7 +2,35 @@
 #include <lab/random.h>
 #include <lab_catch.h>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
+
+namespace
+{
+  // The mean, the standard deviation, the extremes, and the fraction beyond ±2 of
+  // `count` numbers drawn by @p draw.
+  struct Moments
+  {
+    double mean, deviation, low, high, beyond_two;
+  };
+
+  Moments moments(int count, const std::function<double()> &draw)
+  {
+    double sum = 0, squares = 0, low = HUGE_VAL, high = -HUGE_VAL, beyond = 0;
+    for (int i = 0; i < count; ++i)
+      {
+        const double x = draw();
+        sum += x;
+        squares += x * x;
+        low = std::min(low, x);
+        high = std::max(high, x);
+        beyond += std::abs(x) > 2;
+      }
+    const double mean = sum / count;
+    return {mean, std::sqrt(squares / count - mean * mean), low, high, beyond / count};
+  }
+} // namespace
 
 TEST_CASE("random: a seed gives one sequence, another seed another")
 {
@@ -20,37 +48,24 @@ TEST_CASE("random: a seed gives one sequence, another seed another")
 TEST_CASE("random: uniform numbers lie in [low, high) and fill it evenly")
 {
   lab::Random random(7);
-  const int count = 200000;
-  double sum = 0, low = 1, high = 0;
-  for (int i = 0; i < count; ++i)
-    {
-      const double x = random.uniform();
-      sum += x;
-      low = std::min(low, x);
-      high = std::max(high, x);
-      const double y = random.uniform(-3, 5);
-      CHECK((y >= -3 && y < 5));
-    }
-  CHECK(low >= 0);
-  CHECK(high < 1);
-  CHECK(std::abs(sum / count - 0.5) < 0.005);
+  const Moments unit = moments(200000, [&] { return random.uniform(); });
+  CHECK(unit.low >= 0);
+  CHECK(unit.high < 1);
+  CHECK(std::abs(unit.mean - 0.5) < 0.005);
+  CHECK(std::abs(unit.deviation - std::sqrt(1.0 / 12)) < 0.005);
+  const Moments wide = moments(100000, [&] { return random.uniform(-3, 5); });
+  CHECK(wide.low >= -3);
+  CHECK(wide.high < 5);
+  CHECK(std::abs(wide.mean - 1) < 0.05);
 }
 
 TEST_CASE("random: normal numbers have mean 0 and standard deviation 1")
 {
   lab::Random random(11);
-  const int count = 200000;
-  double sum = 0, squares = 0, beyond_two = 0;
-  for (int i = 0; i < count; ++i)
-    {
-      const double x = random.normal();
-      REQUIRE(std::isfinite(x));
-      sum += x;
-      squares += x * x;
-      beyond_two += std::abs(x) > 2;
-    }
-  const double mean = sum / count;
-  CHECK(std::abs(mean) < 0.01);
-  CHECK(std::abs(std::sqrt(squares / count - mean * mean) - 1) < 0.01);
-  CHECK(std::abs(beyond_two / count - 0.0455) < 0.003); // the normal's tails, not a uniform's
+  const Moments normal = moments(200000, [&] { return random.normal(); });
+  CHECK(std::isfinite(normal.low));
+  CHECK(std::isfinite(normal.high));
+  CHECK(std::abs(normal.mean) < 0.01);
+  CHECK(std::abs(normal.deviation - 1) < 0.01);
+  CHECK(std::abs(normal.beyond_two - 0.0455) < 0.003); // the normal's tails, not a uniform's
 }

@@ -12,9 +12,8 @@
 // cuSOLVER's or any of ours (they are stored alike). B is column-major to cuSOLVER:
 // nrhs columns of ldb entries each, which for one right-hand side is just the vector.
 
+#include <lab/cusolver.h>
 #include <lab/device_buffer.h>
-
-#include <cusolverDn.h>
 
 #include <cstddef>
 #include <vector>
@@ -27,9 +26,6 @@ namespace step2
   public:
     // Prepares a factorisation of n×n matrices with leading dimension ld.
     CusolverCholesky(int n, int ld);
-    ~CusolverCholesky();
-    CusolverCholesky(const CusolverCholesky &) = delete;
-    CusolverCholesky &operator=(const CusolverCholesky &) = delete;
 
     // Factorises a (device) in place on @p stream; info (device) as LAPACK's.
     void factorize(T *a, int *info, cudaStream_t stream = nullptr);
@@ -39,8 +35,7 @@ namespace step2
 
   private:
     int n_, ld_;
-    cusolverDnHandle_t handle_ = nullptr;
-    cusolverDnParams_t params_ = nullptr;
+    lab::Cusolver cusolver_;
     std::size_t device_bytes_ = 0, host_bytes_ = 0;
     lab::DeviceBuffer<unsigned char> device_workspace_;
     std::vector<unsigned char> host_workspace_;

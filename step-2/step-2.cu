@@ -179,32 +179,14 @@ namespace step2
 
   // One variant on the device matrix: its workspace is allocated here, before and
   // outside the timed runs, and the product is cuBLAS's in the working precision.
+  // Given @p capture_ms, the variant is instead captured once into a CUDA graph
+  // (lab::CudaGraph), and the graph is launched as a whole in every timed run; the
+  // capture and the graph's preparation cost host time once, outside the timing,
+  // returned in *capture_ms.
   template <typename T>
   typename DeviceMatrix<T>::Result run_variant(DeviceMatrix<T> &device, const Variant<T> &variant,
-                                               int reps, lab::Cublas &cublas, int panel_width)
-  {
-    const int n = device.a.rows();
-    lab::DeviceBuffer<T> workspace(variant.workspace_elements(n, panel_width));
-    CholeskyArgs<T> args;
-    args.n = n;
-    args.ld = device.a.ld();
-    args.workspace = workspace.data();
-    args.gemm = lab::cublas_gemm_exact<T>(cublas);
-    args.panel_width = panel_width;
-    return device.run(reps, [&](T *matrix, int *info) {
-      args.a = matrix;
-      args.info = info;
-      variant.factorize(args);
-    });
-  }
-
-  // The same, captured once into a CUDA graph (lab::CudaGraph) and then launched as a
-  // whole in every timed run. The capture and the graph's preparation cost host time
-  // once, outside the timing; it is returned in @p capture_ms.
-  template <typename T>
-  typename DeviceMatrix<T>::Result run_as_graph(DeviceMatrix<T> &device, const Variant<T> &variant,
-                                                int reps, lab::Cublas &cublas, int panel_width,
-                                                double &capture_ms)
+                                               int reps, lab::Cublas &cublas, int panel_width,
+                                               double *capture_ms = nullptr)
   {
     const int n = device.a.rows();
     lab::DeviceBuffer<T> workspace(variant.workspace_elements(n, panel_width));
@@ -216,13 +198,15 @@ namespace step2
     args.workspace = workspace.data();
     args.gemm = lab::cublas_gemm_exact<T>(cublas);
     args.panel_width = panel_width;
+    if (!capture_ms)
+      return device.run(reps, [&](T *, int *) { variant.factorize(args); });
     lab::CudaGraph graph;
     lab::HostTimer timer;
     graph.capture([&](cudaStream_t stream) {
       args.stream = stream;
       variant.factorize(args);
     });
-    capture_ms = timer.milliseconds();
+    *capture_ms = timer.milliseconds();
     return device.run(reps, [&](T *, int *) { graph.launch(); });
   }
 
@@ -329,10 +313,12 @@ namespace step2
   // variant 6 (the copy of A it factorises, the TF32 factorisation, the refinement
   // rounds), each the median of `reps` runs, and the factorisation alone. The backward
   // errors ‖b − A x‖/(‖A‖_F ‖x‖) are computed in double on the host. The check: the
-  // refined solution's error below √n ε, the level of an FP32 solve, which the TF32
-  // factor alone does not reach; the page compares it with spotrs's.
-  std::vector<double> run_mixed_precision(DeviceMatrix<float> &device, int reps, lab::Cublas &cublas,
-                                          int panel_width, lab::Checks &checks, const std::string &context)
+  // refined solution's error below √n ε, LAPACK's test for an FP32 solve (`dsposv`);
+  // the page compares it with spotrs's. cuSOLVER's handle and workspace are the
+  // caller's, the ones its potrf line used.
+  std::vector<double> run_mixed_precision(DeviceMatrix<float> &device, CusolverCholesky<float> &cusolver,
+                                          int reps, lab::Cublas &cublas, int panel_width, lab::Checks &checks,
+                                          const std::string &context)
   {
     const lab::Matrix<float> &a = device.a;
     const int n = a.rows();
@@ -344,7 +330,6 @@ namespace step2
       return lab::solve_residual(a, x, b, 1);
     };
 
-    CusolverCholesky<float> cusolver(n, a.ld());
     const double vendor_ms = lab::median_gpu_milliseconds(
       reps,
       [&] {
@@ -451,7 +436,7 @@ namespace step2
     double graph_ms = std::nan(""), graph_residual = std::nan(""), capture_ms = std::nan("");
     if (settings.runs(last))
       {
-        const auto result = run_as_graph(device, last, reps, cublas, settings.panel_width_for<T>(), capture_ms);
+        const auto result = run_variant(device, last, reps, cublas, settings.panel_width_for<T>(), &capture_ms);
         report(checks, context, {last.name + "_graph", result.ms, copies_ms, vendor.ms, result.residual, result.info},
                n, tolerance);
         graph_ms = result.ms;
@@ -464,7 +449,8 @@ namespace step2
     rows.breakdown = breakdown(settings, device, n);
     if constexpr (std::is_same_v<T, float>)
       if (settings.runs_mixed_precision())
-        rows.mixed_precision = run_mixed_precision(device, reps, cublas, settings.panel_width_for<T>(), checks, context);
+        rows.mixed_precision = run_mixed_precision(device, cusolver, reps, cublas, settings.panel_width_for<T>(),
+                                                   checks, context);
     return rows;
   }
 

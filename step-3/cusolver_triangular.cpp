@@ -8,9 +8,6 @@ namespace step3
 {
   namespace
   {
-    template <typename T>
-    constexpr cudaDataType data_type = sizeof(T) == 4 ? CUDA_R_32F : CUDA_R_64F;
-
     // potri is in cuSOLVER's older, per-type interface only.
     cusolverStatus_t potri_size(cusolverDnHandle_t h, int n, float *a, int ld, int *elements)
     {
@@ -50,31 +47,21 @@ namespace step3
   VendorTriangular<T>::VendorTriangular(int n, int ld, lab::Cublas &cublas)
     : n_(n), ld_(ld), cublas_(cublas), device_workspace_(0)
   {
-    LAB_CHECK(cusolverDnCreate(&handle_));
-    LAB_CHECK(cusolverDnCreateParams(&params_));
-    LAB_CHECK(cusolverDnXtrtri_bufferSize(handle_, CUBLAS_FILL_MODE_UPPER, CUBLAS_DIAG_NON_UNIT, n_,
-                                          data_type<T>, nullptr, ld_, &trtri_device_bytes_,
+    LAB_CHECK(cusolverDnXtrtri_bufferSize(cusolver_.get(), CUBLAS_FILL_MODE_UPPER, CUBLAS_DIAG_NON_UNIT, n_,
+                                          lab::cuda_data_type<T>, nullptr, ld_, &trtri_device_bytes_,
                                           &trtri_host_bytes_));
-    LAB_CHECK(potri_size(handle_, n_, static_cast<T *>(nullptr), ld_, &potri_elements_));
+    LAB_CHECK(potri_size(cusolver_.get(), n_, static_cast<T *>(nullptr), ld_, &potri_elements_));
     device_workspace_ = lab::DeviceBuffer<unsigned char>(
       std::max(trtri_device_bytes_, static_cast<std::size_t>(potri_elements_) * sizeof(T)));
     host_workspace_.resize(trtri_host_bytes_);
   }
 
   template <typename T>
-  VendorTriangular<T>::~VendorTriangular()
-  {
-    cusolverDnDestroyParams(params_);
-    cusolverDnDestroy(handle_);
-  }
-
-  template <typename T>
   void VendorTriangular<T>::trtri(T *l, int *info, cudaStream_t stream)
   {
-    LAB_CHECK(cusolverDnSetStream(handle_, stream));
-    LAB_CHECK(cusolverDnXtrtri(handle_, CUBLAS_FILL_MODE_UPPER, CUBLAS_DIAG_NON_UNIT, n_, data_type<T>, l, ld_,
-                               device_workspace_.data(), trtri_device_bytes_, host_workspace_.data(),
-                               trtri_host_bytes_, info));
+    LAB_CHECK(cusolverDnXtrtri(cusolver_.bind(stream), CUBLAS_FILL_MODE_UPPER, CUBLAS_DIAG_NON_UNIT, n_,
+                               lab::cuda_data_type<T>, l, ld_, device_workspace_.data(), trtri_device_bytes_,
+                               host_workspace_.data(), trtri_host_bytes_, info));
   }
 
   template <typename T>
@@ -87,17 +74,8 @@ namespace step3
   template <typename T>
   void VendorTriangular<T>::potri(T *factor, int *info, cudaStream_t stream)
   {
-    LAB_CHECK(cusolverDnSetStream(handle_, stream));
-    LAB_CHECK(potri_run(handle_, n_, factor, ld_, reinterpret_cast<T *>(device_workspace_.data()),
+    LAB_CHECK(potri_run(cusolver_.bind(stream), n_, factor, ld_, reinterpret_cast<T *>(device_workspace_.data()),
                         potri_elements_, info));
-  }
-
-  template <typename T>
-  void VendorTriangular<T>::potrs(const T *factor, T *b, int nrhs, int ldb, int *info, cudaStream_t stream)
-  {
-    LAB_CHECK(cusolverDnSetStream(handle_, stream));
-    LAB_CHECK(cusolverDnXpotrs(handle_, params_, CUBLAS_FILL_MODE_UPPER, n_, nrhs, data_type<T>, factor, ld_,
-                               data_type<T>, b, ldb, info));
   }
 
   template class VendorTriangular<float>;

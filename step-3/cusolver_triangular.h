@@ -11,6 +11,7 @@
 //  - for the SPD inverse A^{-1} from A's Cholesky factor: `potri` (trtri and the
 //    product L^{-T} L^{-1}, one triangle) and `potrs` against the identity;
 //  - for solving A x = b: `potrs`, the two substitutions.
+// potrs is step-2's (step2::CusolverCholesky::solve); this class holds the others.
 // cuSOLVER and cuBLAS store by columns: our row-major lower L is, to them, the upper
 // triangle of L^T, so every call below asks for CUBLAS_FILL_MODE_UPPER, and a result
 // read back by rows is the transpose of what they computed in their own view, which
@@ -18,9 +19,9 @@
 // are queried and allocated in the constructor, outside every timing.
 
 #include <lab/cublas_gemm.h>
+#include <lab/cusolver.h>
 #include <lab/device_buffer.h>
 
-#include <cusolverDn.h>
 
 #include <cstddef>
 #include <vector>
@@ -33,9 +34,6 @@ namespace step3
   public:
     // For n×n matrices with leading dimension ld; trsm goes through @p cublas.
     VendorTriangular(int n, int ld, lab::Cublas &cublas);
-    ~VendorTriangular();
-    VendorTriangular(const VendorTriangular &) = delete;
-    VendorTriangular &operator=(const VendorTriangular &) = delete;
 
     // L^{-1} in place of L (lower triangle; the upper one is not touched).
     void trtri(T *l, int *info, cudaStream_t stream);
@@ -43,16 +41,11 @@ namespace step3
     void trsm(const T *l, T *x, cudaStream_t stream);
     // A^{-1} from its Cholesky factor, in place, in the lower triangle.
     void potri(T *factor, int *info, cudaStream_t stream);
-    // X = A^{-1} B from the factor, in place of B. cuSOLVER takes the right-hand sides
-    // by columns, each a contiguous vector of n entries, ldb apart: by rows, B^T
-    // (nrhs × n). For one right-hand side, or B = I, the two layouts agree.
-    void potrs(const T *factor, T *b, int nrhs, int ldb, int *info, cudaStream_t stream);
 
   private:
     int n_, ld_;
     lab::Cublas &cublas_;
-    cusolverDnHandle_t handle_ = nullptr;
-    cusolverDnParams_t params_ = nullptr;
+    lab::Cusolver cusolver_;
     std::size_t trtri_device_bytes_ = 0, trtri_host_bytes_ = 0;
     int potri_elements_ = 0;
     lab::DeviceBuffer<unsigned char> device_workspace_;

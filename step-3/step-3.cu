@@ -56,6 +56,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <utility>
 #include <string>
 
 namespace step3
@@ -158,6 +159,36 @@ namespace step3
                 "check");
   }
 
+  // @sect3{The arguments of one inversion}
+  //
+  // Every matrix of this program is n×n with leading dimension n; the product is the
+  // caller's (cuBLAS's in the working precision here).
+  template <typename T>
+  InverseArgs<T> inverse_args(const T *l, int n, T *x, int *info, T *workspace, lab::Gemm<T> gemm)
+  {
+    InverseArgs<T> args;
+    args.l = l;
+    args.n = args.ld = args.ldx = n;
+    args.x = x;
+    args.info = info;
+    args.workspace = workspace;
+    args.gemm = std::move(gemm);
+    return args;
+  }
+
+  template <typename T>
+  GaussJordanArgs<T> gauss_jordan_args(T *a, int n, T *x, int *info, T *workspace, lab::Gemm<T> gemm)
+  {
+    GaussJordanArgs<T> args;
+    args.a = a;
+    args.n = args.lda = args.ldx = n;
+    args.x = x;
+    args.info = info;
+    args.workspace = workspace;
+    args.gemm = std::move(gemm);
+    return args;
+  }
+
   // @sect3{Everything one size works on}
   //
   // The host matrices (A, its factor L with zeros above the diagonal) and their copies
@@ -174,6 +205,9 @@ namespace step3
     lab::Cublas *cublas = nullptr;
     lab::DeviceBuffer<T> device_a, device_l, device_x;
     lab::DeviceBuffer<int> info;
+    // The vendor's routines for this size, their workspaces allocated once.
+    std::unique_ptr<step2::CusolverCholesky<T>> cholesky; // potrf and potrs
+    std::unique_ptr<VendorTriangular<T>> vendor;          // trtri, trsm, potri
 
     Problem(const Settings &s, int size, lab::Cublas *handle)
       : settings(s), n(size), a(lab::random_spd<T>(size, condition_number, 3000 + size)), cublas(handle),
@@ -190,8 +224,10 @@ namespace step3
       device_a = lab::DeviceBuffer<T>(a);
       device_l = lab::DeviceBuffer<T>(a.size());
       device_x = lab::DeviceBuffer<T>(a.size());
+      cholesky = std::make_unique<step2::CusolverCholesky<T>>(n, n);
+      vendor = std::make_unique<VendorTriangular<T>>(n, n, *cublas);
       device_l.copy_from_device(device_a);
-      step2::CusolverCholesky<T>(n, n).factorize(device_l.data(), info.data());
+      cholesky->factorize(device_l.data(), info.data());
       l = lab::Matrix<T>(n, n);
       device_l.download(l);
       l = lower_triangle(l); // cuSOLVER leaves A's other triangle where it was
@@ -222,15 +258,8 @@ namespace step3
   Line run_inverse_variant(Problem<T> &p, const InverseVariant<T> &variant)
   {
     lab::DeviceBuffer<T> workspace(variant.workspace_elements(p.n));
-    InverseArgs<T> args;
-    args.l = p.device_l.data();
-    args.n = p.n;
-    args.ld = p.n;
-    args.x = p.device_x.data();
-    args.ldx = p.n;
-    args.info = p.info.data();
-    args.workspace = workspace.data();
-    args.gemm = p.gemm();
+    const InverseArgs<T> args =
+      inverse_args(p.device_l.data(), p.n, p.device_x.data(), p.info.data(), workspace.data(), p.gemm());
     const double ms = p.time([&] { variant.invert(args); },
                              [&] {
                                p.device_x.poison();
@@ -281,7 +310,7 @@ namespace step3
 
     // trtri works in place: each run starts from a fresh copy of L. Its upper triangle
     // still holds A's, which trtri does not touch: only the lower one is X.
-    VendorTriangular<T> vendor(n, n, *p.cublas);
+    VendorTriangular<T> &vendor = *p.vendor;
     const Line trtri = p.result("cuSOLVER_trtri",
                                 p.time([&] { vendor.trtri(p.device_x.data(), p.info.data(), nullptr); },
                                        [&] {
@@ -363,13 +392,8 @@ namespace step3
           reset);
         substitution.residual = error(work, false);
 
-        InverseArgs<T> args;
-        args.l = p.device_l.data();
-        args.n = args.ld = args.ldx = n;
-        args.x = p.device_x.data();
-        args.info = p.info.data();
-        args.workspace = inverse_workspace.data();
-        args.gemm = p.gemm();
+        const InverseArgs<T> args =
+          inverse_args(p.device_l.data(), n, p.device_x.data(), p.info.data(), inverse_workspace.data(), p.gemm());
         const auto products = [&] { // work = X^T (X b), through y
           triangle_times(T(1), p.device_x.data(), n, n, lab::Op::none, pristine.data(), nrhs, nrhs, y.data(),
                          nrhs, args.gemm, nullptr);
@@ -390,9 +414,8 @@ namespace step3
 
         // cuSOLVER takes the right-hand sides by columns: B^T by rows.
         lab::DeviceBuffer<T> transposed_b(lab::transposed(b));
-        VendorTriangular<T> vendor(n, n, *p.cublas);
         Line potrs{"cuSOLVER_potrs"};
-        potrs.ms = p.time([&] { vendor.potrs(p.device_l.data(), work.data(), nrhs, n, p.info.data(), nullptr); },
+        potrs.ms = p.time([&] { p.cholesky->solve(p.device_l.data(), work.data(), nrhs, n, p.info.data()); },
                           [&] {
                             work.copy_from_device(transposed_b);
                             p.info.poison();
@@ -419,8 +442,7 @@ namespace step3
     const int n = p.n;
     const double tolerance = lab::tolerance<T>(residual_constant, n);
     lab::DeviceBuffer<T> c(p.a.size()), factor(p.a.size());
-    step2::CusolverCholesky<T> cholesky(n, n);
-    const double potrf_ms = p.time([&] { cholesky.factorize(factor.data(), p.info.data()); },
+    const double potrf_ms = p.time([&] { p.cholesky->factorize(factor.data(), p.info.data()); },
                                    [&] { factor.copy_from_device(p.device_a); });
     std::printf(" SPD inverse A^-1 from the factor (cuSOLVER potrf took %s ms)\n",
                 lab::format_milliseconds(potrf_ms).c_str());
@@ -437,13 +459,8 @@ namespace step3
 
     const InverseVariant<T> &recursive = inverse_variants<T>().back();
     lab::DeviceBuffer<T> workspace(recursive.workspace_elements(n));
-    InverseArgs<T> args;
-    args.l = p.device_l.data();
-    args.n = args.ld = args.ldx = n;
-    args.x = p.device_x.data();
-    args.info = p.info.data();
-    args.workspace = workspace.data();
-    args.gemm = p.gemm();
+    const InverseArgs<T> args =
+      inverse_args(p.device_l.data(), n, p.device_x.data(), p.info.data(), workspace.data(), p.gemm());
     Line ours{"X^T_X_(variant_4)"};
     ours.ms = p.time(
       [&] {
@@ -453,13 +470,12 @@ namespace step3
       [&] { c.poison(); });
     ours.residual = residual(false);
 
-    VendorTriangular<T> vendor(n, n, *p.cublas);
     Line potri{"cuSOLVER_potri"};
-    potri.ms = p.time([&] { vendor.potri(c.data(), p.info.data(), nullptr); },
+    potri.ms = p.time([&] { p.vendor->potri(c.data(), p.info.data(), nullptr); },
                       [&] { c.copy_from_device(p.device_l); });
     potri.residual = residual(true);
     Line potrs{"cuSOLVER_potrs(I)"};
-    potrs.ms = p.time([&] { vendor.potrs(p.device_l.data(), c.data(), n, n, p.info.data(), nullptr); },
+    potrs.ms = p.time([&] { p.cholesky->solve(p.device_l.data(), c.data(), n, n, p.info.data()); },
                       [&] { set_to_identity(c.data(), n, n, nullptr); });
     potrs.residual = residual(false);
 
@@ -513,13 +529,8 @@ namespace step3
         if (n <= gauss_jordan_limit || variant.uses_gemm)
           {
             lab::DeviceBuffer<T> workspace(variant.workspace_elements(n));
-            GaussJordanArgs<T> args;
-            args.a = work.data();
-            args.n = args.lda = args.ldx = n;
-            args.x = x.data();
-            args.info = info.data();
-            args.workspace = workspace.data();
-            args.gemm = lab::cublas_gemm_exact<T>(cublas);
+            const GaussJordanArgs<T> args = gauss_jordan_args(work.data(), n, x.data(), info.data(),
+                                                              workspace.data(), lab::cublas_gemm_exact<T>(cublas));
             line = result(variant.name, lab::median_gpu_milliseconds(settings.options.reps,
                                                                      [&] { variant.invert(args); }, reset));
             report(checks, context + " general", line, flops, tolerance, {getrf.ms}, {});
@@ -639,14 +650,8 @@ namespace step3
       {
         work.upload(a);
         lab::DeviceBuffer<T> workspace(variant.workspace_elements(n));
-        GaussJordanArgs<T> args;
-        args.a = work.data();
-        args.n = args.lda = args.ldx = n;
-        args.x = x.data();
-        args.info = info.data();
-        args.workspace = workspace.data();
-        args.gemm = lab::cublas_gemm_exact<T>(cublas);
-        variant.invert(args);
+        variant.invert(gauss_jordan_args(work.data(), n, x.data(), info.data(), workspace.data(),
+                                         lab::cublas_gemm_exact<T>(cublas)));
         lab::Matrix<T> inverse(n, n);
         x.download(inverse);
         const double r = lab::inverse_residual(a, inverse, n);
@@ -739,14 +744,8 @@ namespace step3
           {
             work.upload(a);
             lab::DeviceBuffer<T> workspace(variant.workspace_elements(n));
-            GaussJordanArgs<T> args;
-            args.a = work.data();
-            args.n = args.lda = args.ldx = n;
-            args.x = inverse.data();
-            args.info = info.data();
-            args.workspace = workspace.data();
-            args.gemm = lab::cublas_gemm_exact<T>(cublas);
-            variant.invert(args);
+            variant.invert(gauss_jordan_args(work.data(), n, inverse.data(), info.data(), workspace.data(),
+                                             lab::cublas_gemm_exact<T>(cublas)));
             finish(variant.name);
           }
         work.upload(a);
@@ -783,14 +782,8 @@ namespace step3
       if (settings.variant.empty() || find_inverse_variant<T>(settings.variant) == &variant)
         {
           lab::DeviceBuffer<T> workspace(variant.workspace_elements(n));
-          InverseArgs<T> args;
-          args.l = device_l.data();
-          args.n = args.ld = args.ldx = n;
-          args.x = device_x.data();
-          args.info = info.data();
-          args.workspace = workspace.data();
-          args.gemm = lab::cublas_gemm_exact<T>(cublas);
-          variant.invert(args);
+          variant.invert(inverse_args(device_l.data(), n, device_x.data(), info.data(), workspace.data(),
+                                      lab::cublas_gemm_exact<T>(cublas)));
           finish(variant.name, false);
         }
   }

@@ -23,30 +23,57 @@
 
 namespace
 {
+  // A matrix on the GPU with what a variant needs to factorise it: the arguments, with
+  // cuBLAS's product in the working precision.
+  template <typename T>
+  struct OnDevice
+  {
+    const lab::Matrix<T> &a;
+    lab::DeviceBuffer<T> pristine, matrix, workspace;
+    lab::DeviceBuffer<int> info;
+    step2::CholeskyArgs<T> args;
+
+    OnDevice(const step2::Variant<T> &variant, const lab::Matrix<T> &a_, lab::Cublas &cublas, int panel_width)
+      : a(a_), pristine(a_), matrix(a_.size()), workspace(variant.workspace_elements(a_.rows(), panel_width)),
+        info(1)
+    {
+      args.a = matrix.data();
+      args.n = a.rows();
+      args.ld = a.ld();
+      args.info = info.data();
+      args.workspace = workspace.data();
+      args.panel_width = panel_width;
+      args.gemm = lab::cublas_gemm_exact<T>(cublas);
+    }
+
+    // A fresh copy of A; info and the workspace poisoned.
+    void reset()
+    {
+      matrix.copy_from_device(pristine);
+      info.poison();
+      workspace.poison();
+    }
+
+    // The factor into @p l; returns info.
+    int result(lab::Matrix<T> &l)
+    {
+      l = lab::Matrix<T>(a.rows(), a.cols(), a.ld());
+      matrix.download(l);
+      int status = -1;
+      info.copy_to_host(&status, 1);
+      return status;
+    }
+  };
+
   // Factorises @p a with @p variant on the GPU; returns info and the factor in @p l.
   template <typename T>
   int factorize(const step2::Variant<T> &variant, const lab::Matrix<T> &a, lab::Matrix<T> &l,
                 lab::Cublas &cublas, int panel_width = 256)
   {
-    const int n = a.rows();
-    lab::DeviceBuffer<T> matrix(a), workspace(variant.workspace_elements(n, panel_width));
-    lab::DeviceBuffer<int> info(1);
-    info.poison();
-    workspace.poison();
-    step2::CholeskyArgs<T> args;
-    args.a = matrix.data();
-    args.n = n;
-    args.ld = a.ld();
-    args.info = info.data();
-    args.workspace = workspace.data();
-    args.panel_width = panel_width;
-    args.gemm = lab::cublas_gemm_exact<T>(cublas);
-    variant.factorize(args);
-    l = lab::Matrix<T>(n, n, a.ld());
-    matrix.download(l);
-    int status = -1;
-    info.copy_to_host(&status, 1);
-    return status;
+    OnDevice<T> device(variant, a, cublas, panel_width);
+    device.reset();
+    variant.factorize(device.args);
+    return device.result(l);
   }
 
   // The sizes every variant must get right. The two of about a thousand are a test case
@@ -137,31 +164,18 @@ TEST_CASE("variant 5 captured in a CUDA graph and launched twice", "[gpu]")
     {
       INFO("n = " << n);
       const lab::Matrix<double> a = lab::random_spd<double>(n, 1e3, 50 + n);
-      lab::DeviceBuffer<double> pristine(a), matrix(a.size()), workspace(variant.workspace_elements(n, 128));
-      lab::DeviceBuffer<int> info(1);
-      step2::CholeskyArgs<double> args;
-      args.a = matrix.data();
-      args.n = n;
-      args.ld = a.ld();
-      args.info = info.data();
-      args.workspace = workspace.data();
-      args.panel_width = 128;
-      args.gemm = lab::cublas_gemm_exact<double>(cublas);
+      OnDevice<double> device(variant, a, cublas, 128);
       lab::CudaGraph graph;
       graph.capture([&](cudaStream_t stream) {
-        args.stream = stream;
-        variant.factorize(args);
+        device.args.stream = stream;
+        variant.factorize(device.args);
       });
       for (int run = 0; run < 2; ++run)
         {
-          matrix.copy_from_device(pristine);
-          info.poison();
-          workspace.poison();
+          device.reset();
           graph.launch();
-          lab::Matrix<double> l(n, n, a.ld());
-          matrix.download(l);
-          int status = -1;
-          info.copy_to_host(&status, 1);
+          lab::Matrix<double> l;
+          const int status = device.result(l);
           CHECK(status == 0);
           CHECK(lab::cholesky_residual(a, l) <= lab::tolerance<double>(4, n));
         }

@@ -13,9 +13,8 @@
 // at `info` and divides by the zero pivot. The workspace is queried and allocated in
 // the constructor, outside every timing.
 
+#include <lab/cusolver.h>
 #include <lab/device_buffer.h>
-
-#include <cusolverDn.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -29,9 +28,6 @@ namespace step3
   public:
     // Prepares the inversion of n×n matrices with leading dimension ld.
     CusolverGeneralInverse(int n, int ld);
-    ~CusolverGeneralInverse();
-    CusolverGeneralInverse(const CusolverGeneralInverse &) = delete;
-    CusolverGeneralInverse &operator=(const CusolverGeneralInverse &) = delete;
 
     // X = A^{-1} (both on the device, n×n, leading dimension ld), enqueued on @p stream;
     // A is overwritten by its LU factors, info (device) as getrf's.
@@ -39,8 +35,7 @@ namespace step3
 
   private:
     int n_, ld_;
-    cusolverDnHandle_t handle_ = nullptr;
-    cusolverDnParams_t params_ = nullptr;
+    lab::Cusolver cusolver_;
     std::size_t device_bytes_ = 0, host_bytes_ = 0;
     lab::DeviceBuffer<unsigned char> device_workspace_;
     lab::DeviceBuffer<std::int64_t> pivots_;

@@ -61,6 +61,16 @@ namespace step2
     void (*factorize)(const CholeskyArgs<T> &);
   };
 
+  // The panel width nb of variants 4-6 when none is asked for: the best measured on an
+  // H100 at n = 16384 (see the results page), 512 in float; 256 in double, where
+  // variant 5's one-block diagonal factorisation is slower and a narrower block pays.
+  // Step-5 uses the same.
+  template <typename T>
+  constexpr int default_panel_width()
+  {
+    return sizeof(T) == 4 ? 512 : 256;
+  }
+
   // Variants 1 to 5 in teaching order, for float and double.
   template <typename T>
   const std::vector<Variant<T>> &variants();

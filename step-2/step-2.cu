@@ -75,13 +75,11 @@ namespace step2
     {
       return variant.empty() || find_variant<T>(variant) == &v;
     }
-    // The panel width: the one asked for, or the best measured on an H100 at n = 16384
-    // (see the results page): 512 in float; 256 in double, where variant 5's one-block
-    // diagonal factorisation is slower and a narrower block pays.
+    // The panel width: the one asked for, or the measured best (default_panel_width).
     template <typename T>
     int panel_width_for() const
     {
-      return panel_width ? panel_width : sizeof(T) == 4 ? 512 : 256;
+      return panel_width ? panel_width : default_panel_width<T>();
     }
     // Variant 6 is not in the list of factorisations: it is a solve.
     bool runs_mixed_precision() const { return variant.empty() || is_mixed_precision(variant); }

@@ -5,6 +5,7 @@
 #include "kernels/11_autotuned.cuh"
 #include "kernels/12_tensor_cores_tf32.cuh"
 #include "kernels/13_double_precision.cuh"
+#include "kernels/14_tensor_cores_fp64.cuh"
 #include "kernels/1_naive.cuh"
 #include "kernels/2_shared_tiles_16.cuh"
 #include "kernels/3_coalesced.cuh"
@@ -53,22 +54,38 @@ namespace step4
     return kernel;
   }
 
-  const GemmKernel<double> &fp64_kernel()
+  const std::vector<GemmKernel<double>> &fp64_kernels()
   {
-    static const GemmKernel<double> kernel{"13_double_precision",
-                                           "kernel 10 in double precision", true,
-                                           launch_13_double_precision};
-    return kernel;
+    static const std::vector<GemmKernel<double>> kernels = {
+      {"13_double_precision", "kernel 10 in double precision", true,
+       launch_13_double_precision},
+      {"14_tensor_cores_fp64", "DMMA on the FP64 tensor cores, multi-stage cp.async", true,
+       launch_14_tensor_cores_fp64, fp64_tensor_cores_available},
+    };
+    return kernels;
+  }
+
+  // A kernel of @p kernels called @p name, or by the number in front of its name.
+  template <typename T>
+  const GemmKernel<T> *find_kernel(const std::vector<GemmKernel<T>> &kernels,
+                                   const std::string &name)
+  {
+    for (const GemmKernel<T> &kernel : kernels)
+      if (kernel.name == name || kernel.name.substr(0, kernel.name.find('_')) == name)
+        return &kernel;
+    return nullptr;
   }
 
   const GemmKernel<float> *find_float_kernel(const std::string &name)
   {
     if (name == tf32_kernel().name || name == "12")
       return &tf32_kernel();
-    for (const GemmKernel<float> &kernel : fp32_kernels())
-      if (kernel.name == name || kernel.name.substr(0, kernel.name.find('_')) == name)
-        return &kernel;
-    return nullptr;
+    return find_kernel(fp32_kernels(), name);
+  }
+
+  const GemmKernel<double> *find_double_kernel(const std::string &name)
+  {
+    return find_kernel(fp64_kernels(), name);
   }
 
   // An empty C (m or n zero) needs no work, and a grid of zero blocks would be a launch
@@ -79,9 +96,16 @@ namespace step4
       launch_11_autotuned(g, stream);
   }
 
+  // In double, the FP64 tensor cores where the GPU has them (asked once, then
+  // remembered), else the ordinary FP64 units.
   void CourseGemm::operator()(const GemmArgs<double> &g, cudaStream_t stream) const
   {
     if (g.shape.m > 0 && g.shape.n > 0)
-      launch_13_double_precision(g, stream);
+      {
+        if (fp64_tensor_cores_available())
+          launch_14_tensor_cores_fp64(g, stream);
+        else
+          launch_13_double_precision(g, stream);
+      }
   }
 } // namespace step4

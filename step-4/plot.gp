@@ -9,7 +9,9 @@
 #   step-4_percent_of_cublas    one bar per kernel: percent of cuBLAS at n = 4096
 #   step-4_tf32_double_cpu      one panel each for TF32, double and the CPU
 # Kernel names come from each table's last "# n ..." line, so kernels can be
-# added or renamed in step-4 without touching this script.
+# added or renamed in step-4 without touching this script. double.dat has the
+# columns n, cublas_dgemm, one per double kernel, then error_cublas and one error
+# per kernel: its kernels are columns 3 to 2 + (columns - 3) / 2.
 if (!exists("dir")) dir = "results/local/step-4"
 
 has(file) = system(sprintf("test -f '%s' && echo 1 || echo 0", file)) + 0
@@ -93,18 +95,22 @@ if (has_float) {
   }
 }
 # The TF32 and double kernels are compared with their own cuBLAS; their n is named
-# when it is not the float table's.
+# when it is not the float table's. tf32.dat: n cublas_fp32 cublas_tf32 kernel ...;
+# double.dat: n cublas_dgemm kernel... error_cublas error_kernel...
 do for [f = 2:3] {
   file = (f == 2 ? tf32_file : double_file)
   if (has(file)) {
     cols = cols_of(file)
     row = row_of(file)
-    k = (f == 2 ? 4 : 3)        # tf32.dat: n cublas_fp32 cublas_tf32 kernel ...; double.dat: n cublas_dgemm kernel
-    p = 100.0 * word(row, k) / word(row, k - 1)
-    if (p == p && p > top) { top = p }
+    reference = (f == 2 ? 3 : 2)
+    kernels = (f == 2 ? 1 : (words(cols) - 3) / 2)
     if (n_float eq "") { n_float = word(row, 1) }
     at_n = (word(row, 1) eq n_float ? "" : ", n = " . word(row, 1))
-    print bar(sprintf("%s (vs cuBLAS %s%s)", word(cols, k), (f == 2 ? "TF32" : "DGEMM"), at_n), p, f)
+    do for [k = reference + 1:reference + kernels] {
+      p = 100.0 * word(row, k) / word(row, reference)
+      if (p == p && p > top) { top = p }
+      print bar(sprintf("%s (vs cuBLAS %s%s)", word(cols, k), (f == 2 ? "TF32" : "DGEMM"), at_n), p, f)
+    }
   }
 }
 unset print
@@ -165,9 +171,11 @@ if (panels > 0) {
     }
     if (has_double) {
       cols = cols_of(double_file)
+      kernels = (words(cols) - 3) / 2
       set title "double"
-      plot double_file using 1:3 title word(cols, 3) lw 2 pt 7 lc rgb "#2ca02c", \
-           ''          using 1:2 title "cuBLAS DGEMM" lw 3 pt 5 lc rgb "black"
+      plot for [i = 3:2 + kernels] double_file using 1:i title word(cols, i) lw 2 \
+             pt (5 + 2 * i) lc rgb colour(i), \
+           double_file using 1:2 title "cuBLAS DGEMM" lw 3 pt 5 lc rgb "black"
     }
     if (has_cpu) {
       cols = cols_of(cpu_file)   # n naive_ms cache_tiled_ms ...

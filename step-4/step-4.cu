@@ -2,7 +2,7 @@
 //
 // What this program shows: how a matrix product, the most studied kernel on GPUs, goes
 // from a direct port of the triple loop to within reach of the vendor library, one
-// idea at a time (kernels/1_naive.cuh ... kernels/13_double_precision.cuh), and how to
+// idea at a time (kernels/1_naive.cuh ... kernels/14_tensor_cores_fp64.cuh), and how to
 // measure such claims honestly: every kernel is timed against cuBLAS in the same run
 // on the same data, and every result is checked against a double-precision reference
 // with a tolerance that cannot fail by rounding alone. It builds on the course's
@@ -12,7 +12,8 @@
 //  - multiplies two random n×n matrices with cuBLAS and with each kernel, and prints
 //    time, GFLOP/s, percent of cuBLAS and the check, one line per kernel;
 //  - does the same for the tensor-core kernel against cuBLAS in TF32 mode, and for the
-//    double-precision kernel against cuBLAS DGEMM;
+//    double-precision kernels (the ordinary FP64 units and the FP64 tensor cores)
+//    against cuBLAS DGEMM;
 //  - times the CPU references of the 2021 course at the sizes where they finish in
 //    seconds;
 // then a few rectangular and transposed shapes, the kind later steps need; and writes
@@ -51,7 +52,8 @@ namespace step4
   // @sect3{What the program was asked to do}
   //
   // The common options (lab::CommonOptions) and step-4's own: one kernel by name or
-  // number. `use_gpu` is decided once, at the start.
+  // number, a float kernel (1 to 12) or a double one (13, 14). `use_gpu` is decided
+  // once, at the start.
   struct Settings
   {
     lab::CommonOptions options;
@@ -59,10 +61,22 @@ namespace step4
     lab::DeviceInfo device;
     bool use_gpu = false;
 
-    // Whether the sweep runs this kernel: all of them, or the one asked for.
-    bool runs(const std::string &name) const
+    // The full name of the kernel asked for.
+    std::string chosen() const
     {
-      return kernel.empty() || find_float_kernel(kernel)->name == name;
+      const GemmKernel<float> *single = find_float_kernel(kernel);
+      return single ? single->name : find_double_kernel(kernel)->name;
+    }
+    // Whether the sweep runs this kernel: all of them, or the one asked for.
+    bool runs(const std::string &name) const { return kernel.empty() || chosen() == name; }
+    // Whether the float part (kernels 1 to 12) and the double part (13 and 14) run.
+    bool runs_float() const
+    {
+      return options.wants_float() && (kernel.empty() || find_float_kernel(kernel));
+    }
+    bool runs_double() const
+    {
+      return options.wants_double() && (kernel.empty() || find_double_kernel(kernel));
     }
   };
 
@@ -264,7 +278,13 @@ namespace step4
     return rows;
   }
 
-  // @sect3{The double-precision kernel at one size}
+  // @sect3{The double-precision kernels at one size}
+  //
+  // cuBLAS DGEMM, then kernels 13 and 14, each checked with the double tolerance: the
+  // FP64 tensor cores round like the ordinary FP64 units. The row of the table: n,
+  // GFLOP/s of cuBLAS and of each kernel, then the errors in the same order. A kernel
+  // that was not asked for, or that this GPU cannot run (kernel 14 before compute
+  // capability 8.0), is NaN.
   std::vector<double> run_double_size(const Settings &settings, int n, lab::Cublas &cublas,
                                       lab::Checks &checks)
   {
@@ -279,13 +299,23 @@ namespace step4
     print_column_names();
     const auto dgemm = device.run(reps, [&](const GemmArgs<double> &g) { cublas.gemm(g); });
     report(checks, size, "cuBLAS_DGEMM", shape, dgemm.ms, dgemm.ms, dgemm.error, tolerance);
-    const auto kernel = device.run(reps, [&](const GemmArgs<double> &g) {
-      fp64_kernel().launch(g, nullptr);
-    });
-    report(checks, size, fp64_kernel().name, shape, kernel.ms, dgemm.ms, kernel.error,
-           tolerance);
-    return {double(n), gflops(shape, dgemm.ms), gflops(shape, kernel.ms), dgemm.error,
-            kernel.error};
+    std::vector<double> row = {double(n), gflops(shape, dgemm.ms)}, errors = {dgemm.error};
+    for (const GemmKernel<double> &kernel : fp64_kernels())
+      {
+        auto result = decltype(dgemm){std::nan(""), std::nan("")};
+        if (settings.runs(kernel.name) && kernel.runs_here())
+          {
+            result = device.run(reps, [&](const GemmArgs<double> &g) {
+              kernel.launch(g, nullptr);
+            });
+            report(checks, size, kernel.name, shape, result.ms, dgemm.ms, result.error,
+                   tolerance);
+          }
+        row.push_back(gflops(shape, result.ms));
+        errors.push_back(result.error);
+      }
+    row.insert(row.end(), errors.begin(), errors.end());
+    return row;
   }
 
   // @sect3{The CPU references}
@@ -459,7 +489,7 @@ namespace step4
       return;
 
     lab::Cublas cublas;
-    if (settings.options.wants_float())
+    if (settings.runs_float())
       {
         std::printf("\nthe kernels (step-4/kernels/<name>.cuh):\n");
         for (const GemmKernel<float> &kernel : fp32_kernels())
@@ -505,17 +535,25 @@ namespace step4
                      {"GFLOP/s, then the checked error: max |C - C_ref| / (|A||B|)_ij"}});
         run_shapes(settings, cublas, checks);
       }
-    if (settings.options.wants_double() && !single_kernel)
+    if (settings.runs_double())
       {
-        std::printf("\nkernel %s: %s, against cuBLAS DGEMM\n", fp64_kernel().name.c_str(),
-                    fp64_kernel().idea.c_str());
-        lab::Table double_table({"n", "cublas_dgemm", fp64_kernel().name, "error_cublas",
-                                 "error_kernel"});
+        std::printf("\nthe double-precision kernels, against cuBLAS DGEMM:\n");
+        std::vector<std::string> names = {"n", "cublas_dgemm"}, errors = {"error_cublas"};
+        for (const GemmKernel<double> &kernel : fp64_kernels())
+          {
+            if (settings.runs(kernel.name))
+              std::printf("  %-24s %s%s\n", kernel.name.c_str(), kernel.idea.c_str(),
+                          kernel.runs_here() ? "" : " (skipped: this GPU cannot run it)");
+            names.push_back(kernel.name);
+            errors.push_back("error_" + kernel.name);
+          }
+        names.insert(names.end(), errors.begin(), errors.end());
+        lab::Table double_table(names);
         for (const int n : sizes)
           double_table.add_row(run_double_size(settings, n, cublas, checks));
         write_table(double_table, dir + "double.dat",
-                    {"step-4 (double-precision kernel against cuBLAS DGEMM)", gpu, "double",
-                     reps, {"GFLOP/s, then the checked errors"}});
+                    {"step-4 (double-precision kernels against cuBLAS DGEMM)", gpu, "double",
+                     reps, {"GFLOP/s of cuBLAS and each kernel, then the checked errors"}});
       }
   }
 } // namespace step4
@@ -535,11 +573,13 @@ int main(int argc, char **argv)
                "step-4"};
   lab::add_common_options(app, settings.options);
   app.add_option("--kernel", settings.kernel,
-                 "Run one kernel only, by number or name (1 ... 12, e.g. 9 or "
+                 "Run one kernel only, by number or name (1 ... 14, e.g. 9 or "
                  "9_warp_tiling), beside cuBLAS")
     ->type_name("NAME")
     ->check([](const std::string &name) {
-      return find_float_kernel(name) ? std::string() : "no kernel named '" + name + "'";
+      return find_float_kernel(name) || find_double_kernel(name)
+               ? std::string()
+               : "no kernel named '" + name + "'";
     });
   if (const auto exit_code = lab::parse_command_line(app, argc, argv))
     return *exit_code;

@@ -6,7 +6,9 @@
 // about a thousand in each dimension, transposed operands where the kernel accepts
 // them, α and β other than (1, 0), and leading dimensions larger than the rows. The
 // output is poisoned (all NaN) before each run, so an entry a kernel forgets to write
-// fails the check; NaN in the inputs must come out as NaN.
+// fails the check; NaN in the inputs must come out as NaN. The float kernels (1 to
+// 12) and the double ones (13, 14) go through the same checks; a kernel that this GPU
+// cannot run (kernel 14 needs FP64 tensor cores) is reported as skipped.
 #include "gemm_kernels.h"
 #include "gemm_reference.h"
 
@@ -47,11 +49,13 @@ namespace
 
   // The shapes every kernel must get right, as (m, n, k). The large ones are a
   // test case of their own (tag [large]), which the compute-sanitizer runs leave out:
-  // under the sanitizer a kernel runs a hundred times slower.
+  // under the sanitizer a kernel runs a hundred times slower. 1200×272 has 10 rows
+  // of 128-tiles and 3 columns: kernel 14 walks C in bands of tile rows, and this
+  // shape ends in a partial band.
   std::vector<GemmShape> test_shapes(bool large)
   {
     if (large)
-      return {{300, 129, 1000}, {1000, 999, 1001}};
+      return {{300, 129, 1000}, {1000, 999, 1001}, {1200, 272, 48}};
     std::vector<GemmShape> shapes = {{1, 1, 1}, {2, 2, 2}, {3, 1, 5}, {1, 7, 3}};
     for (const int tile : {16, 32, 64, 128})
       for (const int d : {-1, 1})
@@ -72,19 +76,39 @@ namespace
            " " + step4::op_letter(s.op_a) + step4::op_letter(s.op_b);
   }
 
+  // The transposes a kernel accepts: op = N only, or both.
+  template <typename T>
+  std::vector<Op> accepted_ops(const step4::GemmKernel<T> &kernel)
+  {
+    if (kernel.transposes)
+      return {Op::none, Op::transpose};
+    return {Op::none};
+  }
+
+  // The kernels of a list that this GPU can run; the others are reported as skipped.
+  template <typename T>
+  std::vector<step4::GemmKernel<T>> runnable(const std::vector<step4::GemmKernel<T>> &kernels)
+  {
+    std::vector<step4::GemmKernel<T>> result;
+    for (const auto &kernel : kernels)
+      if (kernel.runs_here())
+        result.push_back(kernel);
+      else
+        WARN("kernel " << kernel.name << " skipped: this GPU cannot run it");
+    return result;
+  }
+
   // Every shape, with the transposes the kernel accepts, with (α, β) = (1, 0) and
-  // (-1.5, 0.5); the error must be within the tolerance (FP32 or TF32).
+  // (-1.5, 0.5); the error must be within the tolerance (FP32 or TF32 for float, the
+  // double tolerance for double).
   template <typename T>
   void check_kernel(const step4::GemmKernel<T> &kernel, bool tf32, bool large = false)
   {
     INFO("kernel " << kernel.name);
-    std::vector<Op> ops = {Op::none};
-    if (kernel.transposes)
-      ops.push_back(Op::transpose);
     unsigned seed = 1;
     for (GemmShape shape : test_shapes(large))
-      for (const Op op_a : ops)
-        for (const Op op_b : ops)
+      for (const Op op_a : accepted_ops(kernel))
+        for (const Op op_b : accepted_ops(kernel))
           for (const bool scaled : {false, true})
             {
               shape.op_a = op_a;
@@ -97,6 +121,79 @@ namespace
                 tf32 ? step4::tf32_tolerance(shape.k) : step4::gemm_tolerance<T>(shape.k);
               CHECK(error <= tolerance);
             }
+  }
+
+  // A copy of @p m whose rows are @p pad elements longer than its columns.
+  template <typename T>
+  lab::Matrix<T> padded(const lab::Matrix<T> &m, int pad)
+  {
+    lab::Matrix<T> out(m.rows(), m.cols(), m.cols() + pad);
+    for (int r = 0; r < m.rows(); ++r)
+      for (int c = 0; c < m.cols(); ++c)
+        out(r, c) = m(r, c);
+    return out;
+  }
+
+  // The kernel on 70×90×110 with A, B and C padded by @p pad elements per row, with
+  // every transpose it accepts.
+  template <typename T>
+  void check_padded(const step4::GemmKernel<T> &kernel, int pad, bool tf32)
+  {
+    for (const Op op_a : accepted_ops(kernel))
+      for (const Op op_b : accepted_ops(kernel))
+        {
+          const GemmShape shape{70, 90, 110, op_a, op_b};
+          GemmProblem<T> p = step4::random_problem<T>(shape, T(1), T(0), 99);
+          p.a = padded(p.a, pad);
+          p.b = padded(p.b, pad);
+          p.c = padded(p.c, pad);
+          INFO("kernel " << kernel.name << ", " << describe(shape) << ", padding " << pad);
+          CHECK(step4::gemm_error(p, run_on_gpu(p, kernel.launch)) <=
+                (tf32 ? step4::tf32_tolerance(110) : step4::gemm_tolerance<T>(110)));
+        }
+  }
+
+  // A NaN at A(3, 5) enters every entry of row 3 of C, and nothing else; one at
+  // B(7, 11) every entry of column 11. (A kernel that zero-fills or skips values
+  // would lose the NaN; one that reads out of place would spread it.)
+  template <typename T>
+  void check_nan_propagation(const std::vector<step4::GemmKernel<T>> &kernels)
+  {
+    const GemmShape shape{130, 140, 150};
+    GemmProblem<T> p = step4::random_problem<T>(shape, T(1), T(0), 5);
+    p.a(3, 5) = std::numeric_limits<T>::quiet_NaN();
+    p.b(7, 11) = std::numeric_limits<T>::quiet_NaN();
+    for (const auto &kernel : kernels)
+      {
+        INFO("kernel " << kernel.name);
+        const lab::Matrix<T> c = run_on_gpu(p, kernel.launch);
+        int wrong = 0;
+        for (int i = 0; i < shape.m; ++i)
+          for (int j = 0; j < shape.n; ++j)
+            wrong += std::isnan(c(i, j)) != (i == 3 || j == 11);
+        CHECK(wrong == 0);
+        CHECK(std::isnan(step4::gemm_error(p, c)));
+      }
+  }
+
+  // With beta = 0, C on the device is all NaN (run_on_gpu poisons it) and the result
+  // must still be exact; with beta = 1 and a NaN in C, that entry alone is NaN.
+  template <typename T>
+  void check_beta_reads_c(const std::vector<step4::GemmKernel<T>> &kernels)
+  {
+    GemmProblem<T> p = step4::random_problem<T>({40, 50, 60}, T(2), T(1), 8);
+    p.c(4, 6) = std::numeric_limits<T>::quiet_NaN();
+    for (const auto &kernel : kernels)
+      {
+        INFO("kernel " << kernel.name);
+        const lab::Matrix<T> c = run_on_gpu(p, kernel.launch);
+        int nan_count = 0;
+        for (int i = 0; i < 40; ++i)
+          for (int j = 0; j < 50; ++j)
+            nan_count += std::isnan(c(i, j));
+        CHECK(nan_count == 1);
+        CHECK(std::isnan(c(4, 6)));
+      }
   }
 } // namespace
 
@@ -115,7 +212,10 @@ TEST_CASE("every kernel is right on shapes of about a thousand", "[gpu][large]")
       DYNAMIC_SECTION(kernel.name) { check_kernel(kernel, false, true); }
     }
   check_kernel(step4::tf32_kernel(), true, true);
-  check_kernel(step4::fp64_kernel(), false, true);
+  for (const auto &kernel : runnable(step4::fp64_kernels()))
+    {
+      DYNAMIC_SECTION(kernel.name) { check_kernel(kernel, false, true); }
+    }
 }
 
 TEST_CASE("the TF32 tensor-core kernel is within the TF32 tolerance", "[gpu]")
@@ -123,81 +223,42 @@ TEST_CASE("the TF32 tensor-core kernel is within the TF32 tolerance", "[gpu]")
   check_kernel(step4::tf32_kernel(), true);
 }
 
-TEST_CASE("the double-precision kernel matches the reference", "[gpu]")
+TEST_CASE("the double-precision kernels match the reference", "[gpu]")
 {
-  check_kernel(step4::fp64_kernel(), false);
+  for (const auto &kernel : runnable(step4::fp64_kernels()))
+    {
+      DYNAMIC_SECTION(kernel.name) { check_kernel(kernel, false); }
+    }
 }
 
 TEST_CASE("padded leading dimensions and misaligned rows are honoured", "[gpu]")
 {
   // Matrices whose rows are longer than their used part (ld > cols), with odd
-  // padding so that rows do not start on 16-byte boundaries: the kernels must use ld,
-  // and fall back from 16-byte loads.
+  // padding so that rows do not start on 16-byte boundaries (3 floats or doubles; 4
+  // doubles keeps them aligned, 4 floats too): the kernels must use ld, and fall
+  // back from 16-byte loads.
   for (const int pad : {3, 4})
     {
-      GemmProblem<float> p = step4::random_problem<float>({70, 90, 110}, 1.0f, 0.0f, 99);
-      const auto padded = [pad](const lab::Matrix<float> &m) {
-        lab::Matrix<float> out(m.rows(), m.cols(), m.cols() + pad);
-        for (int r = 0; r < m.rows(); ++r)
-          for (int c = 0; c < m.cols(); ++c)
-            out(r, c) = m(r, c);
-        return out;
-      };
-      p.a = padded(p.a);
-      p.b = padded(p.b);
-      p.c = padded(p.c);
       for (const auto &kernel : step4::fp32_kernels())
-        {
-          INFO("kernel " << kernel.name << ", padding " << pad);
-          CHECK(step4::gemm_error(p, run_on_gpu(p, kernel.launch)) <=
-                step4::gemm_tolerance<float>(110));
-        }
-      CHECK(step4::gemm_error(p, run_on_gpu(p, step4::tf32_kernel().launch)) <=
-            step4::tf32_tolerance(110));
+        check_padded(kernel, pad, false);
+      check_padded(step4::tf32_kernel(), pad, true);
+      for (const auto &kernel : runnable(step4::fp64_kernels()))
+        check_padded(kernel, pad, false);
     }
 }
 
 TEST_CASE("NaN in A or B gives NaN in exactly the entries it touches", "[gpu]")
 {
-  // A NaN at A(3, 5) enters every entry of row 3 of C, and nothing else; one at
-  // B(7, 11) every entry of column 11. (A kernel that zero-fills or skips values
-  // would lose the NaN; one that reads out of place would spread it.)
-  const GemmShape shape{130, 140, 150};
-  GemmProblem<float> p = step4::random_problem<float>(shape, 1.0f, 0.0f, 5);
-  p.a(3, 5) = std::numeric_limits<float>::quiet_NaN();
-  p.b(7, 11) = std::numeric_limits<float>::quiet_NaN();
   auto kernels = step4::fp32_kernels();
   kernels.push_back(step4::tf32_kernel());
-  for (const auto &kernel : kernels)
-    {
-      INFO("kernel " << kernel.name);
-      const lab::Matrix<float> c = run_on_gpu(p, kernel.launch);
-      int wrong = 0;
-      for (int i = 0; i < shape.m; ++i)
-        for (int j = 0; j < shape.n; ++j)
-          wrong += std::isnan(c(i, j)) != (i == 3 || j == 11);
-      CHECK(wrong == 0);
-      CHECK(std::isnan(step4::gemm_error(p, c)));
-    }
+  check_nan_propagation(kernels);
+  check_nan_propagation(runnable(step4::fp64_kernels()));
 }
 
 TEST_CASE("beta = 0 never reads C; beta != 0 does", "[gpu]")
 {
-  // With beta = 0, C on the device is all NaN (run_on_gpu poisons it) and the result
-  // must still be exact; with beta = 1 and a NaN in C, that entry alone is NaN.
-  GemmProblem<float> p = step4::random_problem<float>({40, 50, 60}, 2.0f, 1.0f, 8);
-  p.c(4, 6) = std::numeric_limits<float>::quiet_NaN();
-  for (const auto &kernel : step4::fp32_kernels())
-    {
-      INFO("kernel " << kernel.name);
-      const lab::Matrix<float> c = run_on_gpu(p, kernel.launch);
-      int nan_count = 0;
-      for (int i = 0; i < 40; ++i)
-        for (int j = 0; j < 50; ++j)
-          nan_count += std::isnan(c(i, j));
-      CHECK(nan_count == 1);
-      CHECK(std::isnan(c(4, 6)));
-    }
+  check_beta_reads_c(step4::fp32_kernels());
+  check_beta_reads_c(runnable(step4::fp64_kernels()));
 }
 
 TEST_CASE("the simple kernels refuse transposes they do not implement", "[gpu]")
@@ -212,6 +273,23 @@ TEST_CASE("the simple kernels refuse transposes they do not implement", "[gpu]")
       }
 }
 
+namespace
+{
+  // step4::gemm with k = 0 must compute C = beta C.
+  template <typename T>
+  void check_k_zero()
+  {
+    GemmProblem<T> p = step4::random_problem<T>({5, 6, 1}, T(2), T(0.5), 11);
+    p.shape.k = 0;
+    p.a = lab::Matrix<T>(5, 1);
+    p.b = lab::Matrix<T>(1, 6);
+    const lab::Matrix<T> c = run_on_gpu(p, step4::gemm);
+    for (int i = 0; i < 5; ++i)
+      for (int j = 0; j < 6; ++j)
+        CHECK(c(i, j) == T(0.5) * p.c(i, j));
+  }
+} // namespace
+
 TEST_CASE("step4::gemm: empty products do nothing, k = 0 scales C by beta", "[gpu]")
 {
   // m = 0 or n = 0: nothing to compute, and no launch error.
@@ -221,15 +299,10 @@ TEST_CASE("step4::gemm: empty products do nothing, k = 0 scales C by beta", "[gp
   step4::gemm(GemmArgs<float>{{4, 0, 4}, 1.0f, 0.0f, dummy.data(), 4, dummy.data(), 4,
                               dummy.data(), 4});
   LAB_CHECK(cudaDeviceSynchronize());
-  // k = 0: C = beta C, in both precisions.
-  GemmProblem<float> p = step4::random_problem<float>({5, 6, 1}, 2.0f, 0.5f, 11);
-  p.shape.k = 0;
-  p.a = lab::Matrix<float>(5, 1);
-  p.b = lab::Matrix<float>(1, 6);
-  const lab::Matrix<float> c = run_on_gpu(p, step4::gemm);
-  for (int i = 0; i < 5; ++i)
-    for (int j = 0; j < 6; ++j)
-      CHECK(c(i, j) == 0.5f * p.c(i, j));
+  // k = 0: C = beta C, in both precisions (in double on kernel 14 where the GPU has
+  // FP64 tensor cores: its loop over k runs no step at all).
+  check_k_zero<float>();
+  check_k_zero<double>();
 }
 
 TEST_CASE("step4::gemm is a lab::Gemm in float and in double", "[gpu]")

@@ -1,0 +1,211 @@
+// The dense pipeline (see dense_pipeline.h).
+#include "dense_pipeline.h"
+#include "gram_matrix.h"
+
+#include <cholesky_variants.h>  // step-2: the factorisations
+#include <spd_inverse.h>        // step-3: A⁻¹ = XᵀX
+#include <substitution.h>       // step-3: triangular solves
+#include <triangular_inverse.h> // step-3: X = L⁻¹
+
+#include <lab/cuda_check.h>
+#include <lab/timer.h>
+
+#include <stdexcept>
+
+namespace step5
+{
+  // The variants this step uses: the fastest of steps 2 and 3 at the sizes of its
+  // images (n = 1024 … 65536), found by name so that a renumbering shows up here.
+  template <typename T>
+  const step2::Variant<T> &best_cholesky()
+  {
+    static const step2::Variant<T> *const variant = step2::find_variant<T>("5_look_ahead");
+    return *variant;
+  }
+
+  template <typename T>
+  const step3::InverseVariant<T> &best_inverse()
+  {
+    static const step3::InverseVariant<T> *const variant = step3::find_inverse_variant<T>("4_recursive");
+    return *variant;
+  }
+
+  // One right-hand side: b is an n × 1 matrix.
+  constexpr int one_column = 1;
+
+  template <typename T>
+  DensePipeline<T>::DensePipeline(int rows, int cols, bool with_inverse)
+    : rows_(rows), cols_(cols), n_(rows * cols), with_inverse_(with_inverse),
+      h_(static_cast<std::size_t>(n_) * n_), a_(static_cast<std::size_t>(n_) * n_),
+      x_(with_inverse ? static_cast<std::size_t>(n_) * n_ : 0), b_(n_),
+      cholesky_workspace_(best_cholesky<T>().workspace_elements(n_, step2::default_panel_width<T>())),
+      inverse_workspace_(with_inverse ? best_inverse<T>().workspace_elements(n_) : 0),
+      solve_workspace_(step3::substitution_workspace(n_, one_column)), info_(1), cusolver_(n_, n_)
+  {
+    // Only A's lower triangle is ever written (gram_matrix.h). NaN above it makes any
+    // stage that read the upper triangle by mistake show at once in the results.
+    a_.poison();
+  }
+
+  template <typename T>
+  double DensePipeline<T>::device_bytes(int rows, int cols, bool with_inverse)
+  {
+    const double n = double(rows) * cols;
+    const double matrices = with_inverse ? 3 : 2;
+    // The n² matrices, plus the factorisation's panel workspace and cuSOLVER's (both
+    // a few panels of n numbers), generously.
+    return (matrices * n * n + 8.0 * n * step2::default_panel_width<T>()) * sizeof(T);
+  }
+
+  // @sect3{Stage 2: the normal equations}
+  //
+  // A = HᵀH is a symmetric product, of which only the lower triangle is computed
+  // (gram_matrix.h): the course's and cuBLAS's GEMMs through the same recursion, the
+  // vendor's pipeline by cuBLAS's SYRK. λ is then added to the diagonal by a small
+  // kernel. b = Hᵀg is a product with op(A) = Hᵀ and one column. The thesis' formula
+  // needs HHᵀ instead.
+  template <typename T>
+  __global__ void add_to_diagonal_kernel(T *a, int n, T lambda)
+  {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+      a[static_cast<long>(i) * n + i] += lambda;
+  }
+
+  template <typename T>
+  lab::GemmArgs<T> product_args(lab::GemmShape shape, const T *a, int lda, const T *b, int ldb, T *c, int ldc)
+  {
+    lab::GemmArgs<T> g;
+    g.shape = shape;
+    g.alpha = 1;
+    g.beta = 0;
+    g.a = a;
+    g.lda = lda;
+    g.b = b;
+    g.ldb = ldb;
+    g.c = c;
+    g.ldc = ldc;
+    return g;
+  }
+
+  // Times the work of @p stage on the default stream into @p milliseconds.
+  template <typename Stage>
+  void timed(double &milliseconds, Stage &&stage)
+  {
+    lab::EventTimer timer;
+    timer.start();
+    stage();
+    timer.stop();
+    milliseconds = timer.milliseconds();
+  }
+
+  template <typename T>
+  void DensePipeline<T>::form_system(const DevicePsf<T> &psf, T lambda, const T *g, const lab::Gemm<T> &gemm,
+                                     lab::Cublas *syrk, bool thesis, DenseTimes &times)
+  {
+    const int n = n_;
+    timed(times.build, [&] { build_blur_matrix(psf, rows_, cols_, h_.data(), nullptr); });
+    timed(times.normal, [&] {
+      const lab::Op op = thesis ? lab::Op::none : lab::Op::transpose;
+      if (syrk)
+        lower_gram_by_cublas(*syrk, h_.data(), n, n, n, op, a_.data(), n, nullptr);
+      else
+        lower_gram(h_.data(), n, n, n, op, a_.data(), n, gemm, nullptr);
+      add_to_diagonal_kernel<<<(n + 255) / 256, 256>>>(a_.data(), n, lambda);
+      LAB_CHECK_LAUNCH();
+      gemm(product_args<T>({n, one_column, n, lab::Op::transpose, lab::Op::none}, h_.data(), n, g, one_column,
+                           b_.data(), one_column),
+           nullptr);
+    });
+  }
+
+  template <typename T>
+  int DensePipeline<T>::failed_column() const
+  {
+    int info = 0;
+    info_.copy_to_host(&info, 1);
+    return info - 1;
+  }
+
+  // @sect3{The course's pipeline}
+  template <typename T>
+  DenseTimes DensePipeline<T>::run(const DevicePsf<T> &psf, T lambda, const T *g, const lab::Gemm<T> &gemm,
+                                   T *f_solve, T *f_inverse)
+  {
+    DenseTimes times;
+    const int n = n_;
+    form_system(psf, lambda, g, gemm, nullptr, false, times);
+
+    timed(times.factor, [&] {
+      step2::CholeskyArgs<T> args;
+      args.a = a_.data();
+      args.n = n;
+      args.ld = n;
+      args.info = info_.data();
+      args.workspace = cholesky_workspace_.data();
+      args.gemm = gemm;
+      args.panel_width = step2::default_panel_width<T>();
+      best_cholesky<T>().factorize(args);
+    });
+    times.failed_column = failed_column();
+    if (times.failed_column >= 0)
+      return times;
+
+    // Route (b): f = L⁻ᵀ (L⁻¹ b), in place in f_solve.
+    timed(times.solve, [&] {
+      LAB_CHECK(cudaMemcpyAsync(f_solve, b_.data(), n * sizeof(T), cudaMemcpyDeviceToDevice, nullptr));
+      step3::solve_lower(a_.data(), n, n, lab::Op::none, f_solve, one_column, one_column, solve_workspace_.data(),
+                         info_.data(), gemm, nullptr);
+      step3::solve_lower(a_.data(), n, n, lab::Op::transpose, f_solve, one_column, one_column,
+                         solve_workspace_.data(), info_.data(), gemm, nullptr);
+    });
+    if (!with_inverse_)
+      return times;
+
+    // Route (a): X = L⁻¹, then A⁻¹ = XᵀX into H's array (H is no longer needed),
+    // then f = A⁻¹ b.
+    timed(times.invert, [&] {
+      step3::InverseArgs<T> args;
+      args.l = a_.data();
+      args.n = n;
+      args.ld = n;
+      args.x = x_.data();
+      args.ldx = n;
+      args.info = info_.data();
+      args.workspace = inverse_workspace_.data();
+      args.gemm = gemm;
+      best_inverse<T>().invert(args);
+    });
+    T *const inverse = h_.data();
+    timed(times.inverse, [&] { step3::inverse_from_factor_inverse(x_.data(), n, n, inverse, n, gemm, nullptr); });
+    timed(times.apply, [&] {
+      gemm(product_args<T>({n, one_column, n, lab::Op::none, lab::Op::none}, inverse, n, b_.data(), one_column,
+                           f_inverse, one_column),
+           nullptr);
+    });
+    LAB_CHECK(cudaDeviceSynchronize());
+    return times;
+  }
+
+  // @sect3{The vendor's pipeline, and the thesis' formula on it}
+  template <typename T>
+  DenseTimes DensePipeline<T>::solve_by_vendor(const DevicePsf<T> &psf, T lambda, const T *g, lab::Cublas &cublas,
+                                               T *f, bool thesis)
+  {
+    DenseTimes times;
+    form_system(psf, lambda, g, lab::cublas_gemm_exact<T>(cublas), &cublas, thesis, times);
+    timed(times.factor, [&] { cusolver_.factorize(a_.data(), info_.data(), nullptr); });
+    times.failed_column = failed_column();
+    if (times.failed_column >= 0)
+      return times;
+    timed(times.solve, [&] {
+      LAB_CHECK(cudaMemcpyAsync(f, b_.data(), n_ * sizeof(T), cudaMemcpyDeviceToDevice, nullptr));
+      cusolver_.solve(a_.data(), f, one_column, n_, info_.data(), nullptr);
+    });
+    LAB_CHECK(cudaDeviceSynchronize());
+    return times;
+  }
+
+  template class DensePipeline<float>;
+  template class DensePipeline<double>;
+} // namespace step5

@@ -1,0 +1,107 @@
+#pragma once
+// @sect3{The dense pipeline: the thesis' method, stage by stage}
+//
+// The thesis restores an image by treating H as what it is in the model, an n × n
+// matrix, and by solving the regularised normal equations with dense linear algebra:
+// @f[ (H^TH + \lambda I)\, f = H^T g. @f]
+// Every stage is one of the earlier steps of the course:
+//  1. build H from the PSF (blur_gpu.h);
+//  2. form A = HᵀH + λI, a symmetric product of which only the lower triangle is
+//     needed (gram_matrix.h: step-4's kernels, or cuBLAS), and the right-hand side
+//     b = Hᵀg, a product with one column;
+//  3. factorise A = L Lᵀ with step-2's best variant (look-ahead), its products
+//     through the same lab::Gemm;
+// and then one of two routes to f:
+//  (a) the thesis' route: X = L⁻¹ by step-3's best triangular inverse (recursive),
+//      A⁻¹ = XᵀX by a triangular product (step-3's SPD inverse), f = A⁻¹ b;
+//  (b) two triangular solves by step-3's blocked substitution: L y = b, Lᵀ f = y.
+// Route (b) does 2n² flops after the factorisation where route (a) does about
+// 4n³/3 (n³/3 for the inverse, n³ for XᵀX) before it can even start on b, and the
+// explicit inverse loses accuracy: its error grows with A's condition number times
+// the rounding unit, where the solves are backward stable (the docs page shows both).
+//
+// The products are a parameter, so that the same code runs on step-4's kernels and on
+// cuBLAS's: the difference between the two runs is the cost of the course's own
+// products. A third run is the vendor's pipeline, cuBLAS for the products (SYRK for
+// A) and cuSOLVER's potrf and potrs. Each stage is timed by CUDA events on the stream.
+
+#include "blur_gpu.h"
+
+#include <cusolver_cholesky.h> // step-2: cuSOLVER's potrf and potrs
+
+#include <lab/cublas_gemm.h>
+#include <lab/device_buffer.h>
+#include <lab/gemm.h>
+
+#include <cstddef>
+
+namespace step5
+{
+  // Milliseconds per stage; the stages a run does not do stay 0.
+  struct DenseTimes
+  {
+    double build = 0;   // H from the PSF
+    double normal = 0;  // A = HᵀH + λI and b = Hᵀg
+    double factor = 0;  // A = L Lᵀ
+    double invert = 0;  // route (a): X = L⁻¹
+    double inverse = 0; // route (a): A⁻¹ = XᵀX
+    double apply = 0;   // route (a): f = A⁻¹ b
+    double solve = 0;   // route (b): two triangular solves (the vendor's: potrs)
+    int failed_column = -1; // ≥ 0: A was not positive definite there (λ too small)
+
+    double inverse_route() const { return build + normal + factor + invert + inverse + apply; }
+    double solve_route() const { return build + normal + factor + solve; }
+  };
+
+  template <typename T>
+  class DensePipeline
+  {
+  public:
+    // Allocates everything for rows × cols images: H, A and (with the inverse route)
+    // X, n² numbers each, and the workspaces of the factorisation, the inverse and the
+    // solves. Nothing is allocated while a stage runs.
+    DensePipeline(int rows, int cols, bool with_inverse);
+
+    // The GPU memory the constructor takes (and cuSOLVER's workspace, roughly).
+    static double device_bytes(int rows, int cols, bool with_inverse);
+
+    // The course's pipeline on the products @p gemm: f_solve by route (b) and, when
+    // the pipeline has the inverse route, f_inverse by route (a) (else ignored).
+    // g, f_solve, f_inverse: images on the device.
+    DenseTimes run(const DevicePsf<T> &psf, T lambda, const T *g, const lab::Gemm<T> &gemm, T *f_solve,
+                   T *f_inverse);
+
+    // The vendor's pipeline: the same H, A by cuBLAS's SYRK, b by its GEMM, then
+    // cuSOLVER's potrf and potrs (times in build, normal, factor, solve).
+    DenseTimes run_vendor(const DevicePsf<T> &psf, T lambda, const T *g, lab::Cublas &cublas, T *f)
+    {
+      return solve_by_vendor(psf, lambda, g, cublas, f, false);
+    }
+
+    // The thesis' formula, f = (HHᵀ + λI)⁻¹ Hᵀ g, on the vendor's routines: the same
+    // as the right one only when HᵀH = HHᵀ. For the comparison of quality only.
+    DenseTimes run_thesis_formula(const DevicePsf<T> &psf, T lambda, const T *g, lab::Cublas &cublas, T *f)
+    {
+      return solve_by_vendor(psf, lambda, g, cublas, f, true);
+    }
+
+  private:
+    // Stages 1 and 2 with the given products, A's lower triangle by the recursion of
+    // gram_matrix.h on them or, given @p syrk, by cuBLAS's SYRK; A = HHᵀ + λI instead
+    // when @p thesis.
+    void form_system(const DevicePsf<T> &psf, T lambda, const T *g, const lab::Gemm<T> &gemm, lab::Cublas *syrk,
+                     bool thesis, DenseTimes &times);
+    // potrf and potrs on the system of the right formula or of the thesis' one.
+    DenseTimes solve_by_vendor(const DevicePsf<T> &psf, T lambda, const T *g, lab::Cublas &cublas, T *f,
+                               bool thesis);
+    // Reads the factorisation's info (a synchronisation, after the stage's events).
+    int failed_column() const;
+
+    int rows_, cols_, n_;
+    bool with_inverse_;
+    lab::DeviceBuffer<T> h_, a_, x_, b_;
+    lab::DeviceBuffer<T> cholesky_workspace_, inverse_workspace_, solve_workspace_;
+    lab::DeviceBuffer<int> info_;
+    step2::CusolverCholesky<T> cusolver_;
+  };
+} // namespace step5

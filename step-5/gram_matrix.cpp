@@ -1,0 +1,96 @@
+// The symmetric product (see gram_matrix.h).
+#include "gram_matrix.h"
+
+#include <lab/cuda_check.h>
+
+#include <algorithm>
+
+namespace step5
+{
+  namespace
+  {
+    // Row r of P = op(H): a row of H for op = none, a column for op = transpose.
+    template <typename T>
+    const T *row_of_p(const T *h, int ldh, lab::Op op, int r)
+    {
+      return op == lab::Op::none ? h + static_cast<long>(r) * ldh : h + r;
+    }
+
+    // The split point: half, rounded up to whole tiles (128 rows, or the leaf in the
+    // tests), so that the blocks of the recursion line up with the product's tiles.
+    int split(int n, int leaf)
+    {
+      const int granule = std::min(leaf, 128);
+      return (n / 2 + granule - 1) / granule * granule;
+    }
+  } // namespace
+
+  template <typename T>
+  void lower_gram(const T *h, int ldh, int n, int k, lab::Op op, T *c, int ldc, const lab::Gemm<T> &gemm,
+                  cudaStream_t stream, int leaf)
+  {
+    // Every product here is rows of P times rows of P transposed: op(A) = P, op(B) = Pᵀ.
+    const lab::Op other = op == lab::Op::none ? lab::Op::transpose : lab::Op::none;
+    lab::GemmArgs<T> g;
+    g.alpha = 1;
+    g.beta = 0;
+    g.lda = ldh;
+    g.ldb = ldh;
+    g.ldc = ldc;
+    if (n <= leaf)
+      {
+        g.shape = {n, n, k, op, other};
+        g.a = h;
+        g.b = h;
+        g.c = c;
+        gemm(g, stream);
+        return;
+      }
+    const int n1 = split(n, leaf), n2 = n - n1;
+    lower_gram(h, ldh, n1, k, op, c, ldc, gemm, stream, leaf);
+    lower_gram(row_of_p(h, ldh, op, n1), ldh, n2, k, op, c + static_cast<long>(n1) * ldc + n1, ldc, gemm, stream,
+               leaf);
+    // C₂₁ = P₂ P₁ᵀ, n2 × n1.
+    g.shape = {n2, n1, k, op, other};
+    g.a = row_of_p(h, ldh, op, n1);
+    g.b = h;
+    g.c = c + static_cast<long>(n1) * ldc;
+    gemm(g, stream);
+  }
+
+  // cuBLAS is column-major: the row-major H it is given reads as M = Hᵀ, and the
+  // row-major lower triangle of C is its upper one. HᵀH = M Mᵀ (no transpose for
+  // cuBLAS) and HHᵀ = MᵀM (transpose).
+  namespace
+  {
+    cublasStatus_t syrk(cublasHandle_t handle, cublasOperation_t trans, int n, int k, const float *alpha,
+                        const float *a, int lda, const float *beta, float *c, int ldc)
+    {
+      return cublasSsyrk(handle, CUBLAS_FILL_MODE_UPPER, trans, n, k, alpha, a, lda, beta, c, ldc);
+    }
+    cublasStatus_t syrk(cublasHandle_t handle, cublasOperation_t trans, int n, int k, const double *alpha,
+                        const double *a, int lda, const double *beta, double *c, int ldc)
+    {
+      return cublasDsyrk(handle, CUBLAS_FILL_MODE_UPPER, trans, n, k, alpha, a, lda, beta, c, ldc);
+    }
+  } // namespace
+
+  template <typename T>
+  void lower_gram_by_cublas(lab::Cublas &cublas, const T *h, int ldh, int n, int k, lab::Op op, T *c, int ldc,
+                            cudaStream_t stream)
+  {
+    const T one = 1, zero = 0;
+    cublas.bind(stream);
+    LAB_CHECK(syrk(cublas.get(), op == lab::Op::transpose ? CUBLAS_OP_N : CUBLAS_OP_T, n, k, &one, h, ldh, &zero, c,
+                   ldc));
+  }
+
+  template void lower_gram(const float *, int, int, int, lab::Op, float *, int, const lab::Gemm<float> &,
+                           cudaStream_t, int);
+  template void lower_gram(const double *, int, int, int, lab::Op, double *, int, const lab::Gemm<double> &,
+                           cudaStream_t, int);
+  template void lower_gram_by_cublas(lab::Cublas &, const float *, int, int, int, lab::Op, float *, int,
+                                     cudaStream_t);
+  template void lower_gram_by_cublas(lab::Cublas &, const double *, int, int, int, lab::Op, double *, int,
+                                     cudaStream_t);
+} // namespace step5

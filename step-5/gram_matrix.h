@@ -1,0 +1,43 @@
+#pragma once
+// @sect3{The normal matrix at half the price: a symmetric product}
+//
+// A = HᵀH is symmetric, and everything that reads it afterwards (step-2's Cholesky,
+// cuSOLVER's potrf) reads only its lower triangle. A GEMM computes both triangles,
+// 2n³ flops; one triangle needs about half of that. Write P = op(H) (Hᵀ for the
+// right normal matrix, H for the thesis' HHᵀ), so that A = P Pᵀ, and cut P's rows in
+// two, P = [P₁; P₂]:
+// @f[ P P^T = \begin{pmatrix} P_1 P_1^T & \cdot \\ P_2 P_1^T & P_2 P_2^T \end{pmatrix}. @f]
+// The block below the diagonal is one GEMM; the two diagonal blocks are the same
+// problem again, half the size. Recursing down to blocks of `gram_leaf` rows (then one
+// GEMM computes the whole small square, both of its triangles) costs
+// n²k (1 + leaf/n) flops for P of n rows and k columns, instead of 2n²k: 56% of the
+// GEMM's flops at n = 16384, 52% at 65536. BLAS calls this operation SYRK; here it is
+// written with lab::Gemm, so that step-5 runs it on step-4's kernels and on cuBLAS's
+// GEMM alike, and the vendor's own `cublas<t>syrk` is the comparison.
+//
+// The block above the diagonal is never written: whatever the array held there stays.
+// All matrices are row-major on the device.
+
+#include <lab/cublas_gemm.h>
+#include <lab/gemm.h>
+
+namespace step5
+{
+  // Below this many rows a diagonal block is one GEMM. The products of the recursion
+  // are m × m × k with m halving at every level; below about 2048 such a product has
+  // fewer 128 × 128 output tiles (256 at 2048) than two per SM of an H100 or H200,
+  // and the GPU would run partly idle for most of the flops saved.
+  constexpr int gram_leaf = 2048;
+
+  // The lower triangle (with the diagonal) of C = op(H) op(H)ᵀ, H k × n for
+  // op = transpose (C = HᵀH, n × n) or n × k for op = none (C = HHᵀ). @p leaf is
+  // gram_leaf except in the tests, which make the recursion deep on small matrices.
+  template <typename T>
+  void lower_gram(const T *h, int ldh, int n, int k, lab::Op op, T *c, int ldc, const lab::Gemm<T> &gemm,
+                  cudaStream_t stream, int leaf = gram_leaf);
+
+  // The same with cuBLAS's SYRK (cublasSsyrk / cublasDsyrk), for the vendor's pipeline.
+  template <typename T>
+  void lower_gram_by_cublas(lab::Cublas &cublas, const T *h, int ldh, int n, int k, lab::Op op, T *c, int ldc,
+                            cudaStream_t stream);
+} // namespace step5

@@ -1,0 +1,112 @@
+// What the program prints and writes (see report.h).
+#include "report.h"
+
+#include <lab/format.h>
+#include <lab/image_quality.h>
+#include <lab/pgm.h>
+#include <lab/png.h>
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace step5
+{
+  double psnr_or_nan(const lab::Matrix<double> &original, const lab::Matrix<double> &image)
+  {
+    if (original.size() == 0 || image.size() == 0)
+      return std::numeric_limits<double>::quiet_NaN();
+    return lab::psnr(original, image);
+  }
+
+  int non_finite_pixels(const lab::Matrix<double> &image)
+  {
+    int count = 0;
+    for (int r = 0; r < image.rows(); ++r)
+      for (int c = 0; c < image.cols(); ++c)
+        count += !std::isfinite(image(r, c));
+    return count;
+  }
+
+  // The stages of a dense pipeline, on a second line under its method.
+  void print_stages(const MethodResult &m)
+  {
+    const DenseTimes &s = m.stages;
+    std::printf("      stages: build H %s, A = HtH + lambda I %s, factor %s", lab::format_milliseconds(s.build).c_str(),
+                lab::format_milliseconds(s.normal).c_str(), lab::format_milliseconds(s.factor).c_str());
+    if (s.invert > 0)
+      std::printf(", invert L %s, XtX %s, apply %s", lab::format_milliseconds(s.invert).c_str(),
+                  lab::format_milliseconds(s.inverse).c_str(), lab::format_milliseconds(s.apply).c_str());
+    if (s.solve > 0)
+      std::printf(", solves %s", lab::format_milliseconds(s.solve).c_str());
+    std::printf("\n");
+  }
+
+  // Checks the method's result and returns the column's text: η against its
+  // tolerance, the iterations, or "finite" for the filters.
+  std::string check_method(const MethodResult &m, const Tolerances &tolerances, const std::string &label,
+                           lab::Checks &checks)
+  {
+    char text[96];
+    const std::string what = label + " " + m.name;
+    if (!m.failure.empty())
+      {
+        checks.fail(what, m.failure);
+        return "FAIL: " + m.failure;
+      }
+    if (m.iterative)
+      {
+        const bool ok = checks.at_most(what + " relative residual", m.iterations.relative_residual, m.tolerance);
+        std::snprintf(text, sizeof text, "residual %.1e <= %.1e %s after %d iterations",
+                      m.iterations.relative_residual, m.tolerance, ok ? "ok" : "FAIL", m.iterations.iterations);
+        return text;
+      }
+    if (!m.solves_normal_equations)
+      {
+        const bool ok = checks.at_most(what + " pixels not finite", non_finite_pixels(m.image), 0);
+        return ok ? "finite ok" : "FAIL: NaN or Inf";
+      }
+    const bool inverse_route = m.stages.invert > 0;
+    const double tolerance = inverse_route ? tolerances.inverse : tolerances.direct;
+    const bool ok = checks.at_most(what + " backward error", m.backward_error, tolerance);
+    std::snprintf(text, sizeof text, "eta %.1e <= %.1e %s", m.backward_error, tolerance, ok ? "ok" : "FAIL");
+    return text;
+  }
+
+  void report_methods(const std::vector<MethodResult> &results, const lab::Matrix<double> &original,
+                      const lab::Matrix<double> &degraded, const Tolerances &tolerances, const std::string &label,
+                      lab::Checks &checks)
+  {
+    std::printf("    %-46s %11s %9s  %s\n", "method", "time", "PSNR dB", "check");
+    std::printf("    %-46s %11s %9s\n", "degraded (the input)", "-",
+                lab::format_or_dash(psnr_or_nan(original, degraded), "%.2f").c_str());
+    for (const MethodResult &m : results)
+      {
+        const std::string check = check_method(m, tolerances, label, checks);
+        std::printf("    %-46s %11s %9s  %s\n", m.description.c_str(),
+                    m.failure.empty() ? lab::format_milliseconds(m.milliseconds).c_str() : "-",
+                    lab::format_or_dash(psnr_or_nan(original, m.image), "%.2f").c_str(), check.c_str());
+        if (m.dense && m.failure.empty())
+          print_stages(m);
+      }
+  }
+
+  void write_image(const std::string &path_without_extension, const lab::Matrix<double> &image)
+  {
+    lab::write_pgm(path_without_extension + ".pgm", image);
+    if (lab::have_png())
+      lab::write_png(path_without_extension + ".png", image);
+  }
+
+  void write_images(const std::string &folder, const std::string &prefix, const lab::Matrix<double> &original,
+                    const lab::Matrix<double> &degraded, const std::vector<MethodResult> &results)
+  {
+    const std::string start = folder + "/" + prefix + "_";
+    if (original.size() > 0)
+      write_image(start + "original", original);
+    write_image(start + "degraded", degraded);
+    for (const MethodResult &m : results)
+      if (m.image.size() > 0)
+        write_image(start + m.name, m.image);
+  }
+} // namespace step5

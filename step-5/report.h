@@ -1,0 +1,40 @@
+#pragma once
+// @sect3{What the program prints and writes}
+//
+// For each image: one line per method (its time, PSNR against the original when it is
+// known, how well it solved the equations, and the check), the dense pipelines'
+// stages, the images themselves (16-bit PGM, and PNG where the build has libpng), and
+// rows of the tables that the plots are made from.
+
+#include "restoration.h"
+
+#include <lab/checks.h>
+#include <lab/matrix.h>
+
+#include <string>
+#include <vector>
+
+namespace step5
+{
+  // The tolerances a method's η is checked against.
+  struct Tolerances
+  {
+    double direct;  // the solves
+    double inverse; // the explicit inverse
+  };
+
+  // Prints one line per method and records its check in @p checks under @p label;
+  // the PSNR column is left out when @p original is empty.
+  void report_methods(const std::vector<MethodResult> &results, const lab::Matrix<double> &original,
+                      const lab::Matrix<double> &degraded, const Tolerances &tolerances, const std::string &label,
+                      lab::Checks &checks);
+
+  // Writes original (if known), degraded and every method's image into @p folder as
+  // PREFIX_NAME.pgm (and .png).
+  void write_images(const std::string &folder, const std::string &prefix, const lab::Matrix<double> &original,
+                    const lab::Matrix<double> &degraded, const std::vector<MethodResult> &results);
+
+  // PSNR of @p image against @p original, NaN when the original is unknown or the
+  // image is missing.
+  double psnr_or_nan(const lab::Matrix<double> &original, const lab::Matrix<double> &image);
+} // namespace step5

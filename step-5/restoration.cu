@@ -1,0 +1,264 @@
+// Every method on one degraded image (see restoration.h).
+#include "restoration.h"
+
+#include "blur_model.h"
+#include "conjugate_gradients.h"
+#include "fft_filter.h"
+#include "gauss_seidel.h"
+
+#include <gemm_kernels.h> // step-4: step4::gemm, the course's product
+
+#include <lab/device_buffer.h>
+#include <lab/timer.h>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+
+namespace step5
+{
+  double direct_tolerance(int n, double unit_roundoff) { return 10 * std::sqrt(double(n)) * unit_roundoff; }
+
+  double absolute_sum(const Psf &psf)
+  {
+    double sum = 0;
+    for (int u = 0; u < psf.rows(); ++u)
+      for (int v = 0; v < psf.cols(); ++v)
+        sum += std::abs(psf.taps(u, v));
+    return sum;
+  }
+
+  double inverse_tolerance(int n, double unit_roundoff, const Psf &psf, double lambda)
+  {
+    const double norm = absolute_sum(psf) * absolute_sum(psf);
+    const double condition = lambda > 0 ? (norm + lambda) / lambda : 1e12;
+    return direct_tolerance(n, unit_roundoff) + condition * unit_roundoff;
+  }
+
+  // Single precision stops at 10⁻⁵ (its rounding makes the true residual stall not
+  // far below), double at 10⁻¹⁰.
+  template <>
+  double iterative_tolerance<float>()
+  {
+    return 1e-5;
+  }
+  template <>
+  double iterative_tolerance<double>()
+  {
+    return 1e-10;
+  }
+
+  double norm(const lab::Matrix<double> &x)
+  {
+    double sum = 0;
+    for (int r = 0; r < x.rows(); ++r)
+      for (int c = 0; c < x.cols(); ++c)
+        sum += x(r, c) * x(r, c);
+    return std::sqrt(sum);
+  }
+
+  double backward_error(const Psf &psf, const lab::Matrix<double> &degraded, double lambda,
+                        const lab::Matrix<double> &f)
+  {
+    const lab::Matrix<double> b = blur_transpose(psf, degraded);
+    const lab::Matrix<double> af = blur_transpose(psf, blur(psf, f));
+    lab::Matrix<double> residual(f.rows(), f.cols());
+    for (int r = 0; r < f.rows(); ++r)
+      for (int c = 0; c < f.cols(); ++c)
+        residual(r, c) = b(r, c) - af(r, c) - lambda * f(r, c);
+    const double a_norm = absolute_sum(psf) * absolute_sum(psf) + lambda;
+    return norm(residual) / (a_norm * norm(f) + norm(b));
+  }
+
+  // @sect3{Running the methods}
+  //
+  // The degraded image and the PSF go to the device once; every GPU method reads them
+  // from there and writes its f into one of two images (the dense pipelines make two
+  // at a time, one per route).
+  template <typename T>
+  struct DeviceProblem
+  {
+    DeviceProblem(const Psf &psf, const lab::Matrix<double> &degraded)
+      : rows(degraded.rows()), cols(degraded.cols()), psf(psf), g(lab::convert<T>(degraded)), f(degraded.size()),
+        second_f(degraded.size())
+    {}
+
+    lab::Matrix<double> download(const lab::DeviceBuffer<T> &image) const
+    {
+      lab::Matrix<T> values(rows, cols);
+      image.download(values);
+      return lab::convert<double>(values);
+    }
+
+    int rows, cols;
+    DevicePsf<T> psf;
+    lab::DeviceBuffer<T> g, f, second_f;
+  };
+
+  MethodResult named(const std::string &name, const std::string &description)
+  {
+    MethodResult result;
+    result.name = name;
+    result.description = description;
+    return result;
+  }
+
+  // A fast method, run by @p run (one call = one restoration into its argument): once
+  // untimed (the first call of a kernel or a library pays for loading it), then
+  // @p reps times into a poisoned f, and the median counts.
+  template <typename T>
+  MethodResult time_fast_method(DeviceProblem<T> &problem, int reps, MethodResult result,
+                                const std::function<void(T *)> &run)
+  {
+    run(problem.f.data());
+    std::vector<double> samples;
+    for (int rep = 0; rep < reps; ++rep)
+      {
+        lab::EventTimer timer;
+        problem.f.poison();
+        timer.start();
+        run(problem.f.data());
+        timer.stop();
+        samples.push_back(timer.milliseconds());
+      }
+    result.milliseconds = lab::median(samples);
+    result.image = problem.download(problem.f);
+    return result;
+  }
+
+  // The dense pipelines: the course's products and cuBLAS's through the same code
+  // (each giving both routes), then the vendor's. The stage times are medians over
+  // options.dense_reps runs.
+  template <typename T>
+  void run_dense_methods(DeviceProblem<T> &problem, const RestoreOptions &options, lab::Cublas &cublas,
+                         std::vector<MethodResult> &results)
+  {
+    const T lambda = static_cast<T>(options.lambda);
+    DensePipeline<T> pipeline(problem.rows, problem.cols, true);
+    const auto median_times = [&](const std::function<DenseTimes()> &run) {
+      std::vector<DenseTimes> samples;
+      for (int rep = 0; rep < options.dense_reps; ++rep)
+        samples.push_back(run());
+      DenseTimes times = samples.front();
+      using Stage = double DenseTimes::*;
+      for (const Stage stage : {&DenseTimes::build, &DenseTimes::normal, &DenseTimes::factor,
+                                        &DenseTimes::invert, &DenseTimes::inverse, &DenseTimes::apply,
+                                        &DenseTimes::solve})
+        times.*stage = lab::median(samples, stage);
+      return times;
+    };
+    const auto finish = [&](MethodResult result, const DenseTimes &times, const lab::DeviceBuffer<T> &f,
+                            bool inverse_route) {
+      result.dense = true;
+      result.stages = times;
+      if (times.failed_column >= 0)
+        result.failure = "A = H^T H + lambda I is not positive definite (column " +
+                         std::to_string(times.failed_column) + "): take lambda > 0";
+      else
+        {
+          result.image = problem.download(f);
+          result.milliseconds = inverse_route ? times.inverse_route() : times.solve_route();
+          if (inverse_route)
+            result.stages.solve = 0;
+          else
+            result.stages.invert = result.stages.inverse = result.stages.apply = 0;
+        }
+      results.push_back(std::move(result));
+    };
+
+    struct Products
+    {
+      std::string name, description;
+      lab::Gemm<T> gemm;
+    };
+    const std::vector<Products> products = {
+      {"course", "step-4's kernels", lab::Gemm<T>(step4::gemm)},
+      {"cublas", "cuBLAS", lab::cublas_gemm_exact<T>(cublas)}};
+    for (const Products &p : products)
+      {
+        const DenseTimes times = median_times([&] {
+          return pipeline.run(problem.psf, lambda, problem.g.data(), p.gemm, problem.f.data(),
+                              problem.second_f.data());
+        });
+        finish(named("dense_" + p.name + "_solve", "dense, " + p.description + ", two solves"), times,
+               problem.f, false);
+        finish(named("dense_" + p.name + "_inverse", "dense, " + p.description + ", inverse (thesis)"),
+               times, problem.second_f, true);
+      }
+    const DenseTimes vendor = median_times(
+      [&] { return pipeline.run_vendor(problem.psf, lambda, problem.g.data(), cublas, problem.f.data()); });
+    finish(named("dense_cusolver", "dense, cuBLAS + cuSOLVER potrf/potrs"), vendor, problem.f, false);
+    if (options.thesis_formula)
+      {
+        const DenseTimes thesis = pipeline.run_thesis_formula(problem.psf, lambda, problem.g.data(), cublas,
+                                                              problem.f.data());
+        MethodResult result = named("thesis_formula", "thesis' formula (HH^T + lambda I)^-1 H^T g");
+        result.solves_normal_equations = false;
+        finish(std::move(result), thesis, problem.f, false);
+      }
+  }
+
+  template <typename T>
+  std::vector<MethodResult> restore_with_every_method(const Psf &psf, const lab::Matrix<double> &degraded,
+                                                      const RestoreOptions &options, lab::Cublas *cublas)
+  {
+    std::vector<MethodResult> results;
+    const int rows = degraded.rows(), cols = degraded.cols();
+    const T lambda = static_cast<T>(options.lambda);
+    if (options.use_gpu)
+      {
+        DeviceProblem<T> problem(psf, degraded);
+        if (options.dense)
+          run_dense_methods(problem, options, *cublas, results);
+
+        ConjugateGradients<T> cg(rows, cols);
+        IterationReport report;
+        MethodResult cg_result =
+          time_fast_method<T>(problem, options.reps, named("cg", "conjugate gradients, matrix-free"), [&](T *f) {
+            report = cg.solve(problem.psf, lambda, problem.g.data(), f, iterative_tolerance<T>(),
+                              10 * rows * cols);
+          });
+        cg_result.iterative = true;
+        cg_result.tolerance = iterative_tolerance<T>();
+        cg_result.iterations = report;
+        results.push_back(std::move(cg_result));
+
+        for (const FftBoundary boundary : {FftBoundary::periodic, FftBoundary::mirrored})
+          {
+            FftFilter<T> filter(psf, rows, cols, boundary);
+            const bool periodic = boundary == FftBoundary::periodic;
+            MethodResult fft = time_fast_method<T>(
+              problem, options.reps,
+              named(periodic ? "fft_periodic" : "fft_mirrored",
+                    periodic ? "FFT filter, periodic" : "FFT filter, mirrored extension"),
+              [&](T *f) { filter.apply(lambda, problem.g.data(), f); });
+            fft.solves_normal_equations = false;
+            results.push_back(std::move(fft));
+          }
+      }
+
+    if (options.gauss_seidel)
+      {
+        MethodResult gs = named("gauss_seidel", "Gauss-Seidel (CPU, double)");
+        gs.iterative = true;
+        gs.tolerance = options.gauss_seidel_tolerance;
+        lab::HostTimer timer;
+        const NormalStencil stencil = normal_matrix_stencil(psf, rows, cols, options.lambda);
+        gs.image = lab::Matrix<double>(rows, cols);
+        gs.iterations = gauss_seidel(stencil, blur_transpose(psf, degraded), gs.image,
+                                     options.gauss_seidel_tolerance, options.gauss_seidel_sweeps);
+        gs.milliseconds = timer.milliseconds();
+        results.push_back(std::move(gs));
+      }
+
+    for (MethodResult &result : results)
+      if (result.failure.empty() && result.solves_normal_equations)
+        result.backward_error = backward_error(psf, degraded, options.lambda, result.image);
+    return results;
+  }
+
+  template std::vector<MethodResult> restore_with_every_method<float>(const Psf &, const lab::Matrix<double> &,
+                                                                      const RestoreOptions &, lab::Cublas *);
+  template std::vector<MethodResult> restore_with_every_method<double>(const Psf &, const lab::Matrix<double> &,
+                                                                       const RestoreOptions &, lab::Cublas *);
+} // namespace step5

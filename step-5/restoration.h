@@ -1,0 +1,76 @@
+#pragma once
+// @sect3{Every method on one degraded image}
+//
+// The program restores each degraded image with every method of the step and
+// compares them; this is the one place that knows the list. Each method gives back
+// its image, its time (and the dense ones their stages), and how well it solved the
+// equations: for the direct methods the backward error of the normal equations,
+// @f[ \eta = \frac{\|b - A f\|}{\|A\|\,\|f\| + \|b\|}, \qquad A = H^TH + \lambda I,\ b = H^Tg, @f]
+// computed on the CPU in double from the stencil (blur_model.h), with ‖A‖ bounded by
+// ‖p‖₁² + λ; for the iterative ones the relative residual they reached. The FFT
+// filters solve other equations (a periodic model) and have no residual here: their
+// PSNR tells what that costs.
+
+#include "dense_pipeline.h"
+#include "iteration_report.h"
+#include "psf.h"
+
+#include <lab/cublas_gemm.h>
+#include <lab/matrix.h>
+
+#include <string>
+#include <vector>
+
+namespace step5
+{
+  // What to run.
+  struct RestoreOptions
+  {
+    double lambda = 1e-3;
+    int reps = 1;              // timed runs of each fast method (median); the dense ones: see dense_reps
+    int dense_reps = 1;        // timed runs of each dense pipeline (they take seconds at 256²)
+    bool dense = true;         // whether the dense pipelines run (they need n² memory)
+    bool thesis_formula = false; // also the thesis' formula (on cuSOLVER)
+    bool gauss_seidel = true;  // Gauss–Seidel on the CPU (slow: small images only)
+    double gauss_seidel_tolerance = 1e-4; // its stopping tolerance on the relative residual
+    int gauss_seidel_sweeps = 2000;       // and the most sweeps it may take
+    bool use_gpu = true;
+  };
+
+  struct MethodResult
+  {
+    std::string name;          // e.g. "dense_course_solve": also the image's file name
+    std::string description;   // one line for the console
+    lab::Matrix<double> image;
+    double milliseconds = 0;   // the whole method, from g on the GPU to f on the GPU
+    DenseTimes stages;         // the dense pipelines' stages
+    bool dense = false;
+    bool solves_normal_equations = true; // false for the FFT filters
+    double backward_error = 0; // η above (methods that solve the normal equations)
+    IterationReport iterations; // CG and Gauss–Seidel
+    bool iterative = false;
+    double tolerance = 0;      // the iterative methods' stopping tolerance
+    std::string failure;       // empty, or why the method did not produce an image
+  };
+
+  // The tolerances of the checks: how small η must be for a direct method, in the
+  // precision's unit roundoff u: 10·√n·u for the solves (Cholesky is backward stable
+  // with a constant growing like n, in practice like √n), plus κ·u for the explicit
+  // inverse, whose error grows with A's condition number κ ≤ (‖p‖₁² + λ)/λ.
+  double direct_tolerance(int n, double unit_roundoff);
+  double inverse_tolerance(int n, double unit_roundoff, const Psf &psf, double lambda);
+
+  // The iterative methods' stopping tolerance on the relative residual.
+  template <typename T>
+  double iterative_tolerance();
+
+  // Restores @p degraded (a rows × cols image, values as recorded) with every method
+  // the options allow, in precision T; Gauss–Seidel in double on the CPU.
+  template <typename T>
+  std::vector<MethodResult> restore_with_every_method(const Psf &psf, const lab::Matrix<double> &degraded,
+                                                      const RestoreOptions &options, lab::Cublas *cublas);
+
+  // η of @p f for the normal equations of @p psf, @p degraded and λ.
+  double backward_error(const Psf &psf, const lab::Matrix<double> &degraded, double lambda,
+                        const lab::Matrix<double> &f);
+} // namespace step5

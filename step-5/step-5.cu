@@ -1,0 +1,493 @@
+// step-5: deblurring an image by a dense direct solve, and what beats it.
+//
+// What this program shows: the whole course at work on one problem. An image f is
+// blurred by a known point-spread function and made noisy, g = H f + noise, and
+// recovered by regularised least squares, (HᵀH + λI) f = Hᵀg, with the thesis'
+// method: H as a dense n × n matrix (n = pixels), A = HᵀH + λI by step-4's product,
+// A = L Lᵀ by step-2's Cholesky, then the explicit inverse by step-3's GETS and
+// products, or two triangular solves by step-3's substitution. The same pipeline runs
+// on cuBLAS products and on cuBLAS + cuSOLVER in the same run, stage by stage. Then
+// the methods that beat it on the same equations: conjugate gradients without any
+// matrix, an FFT filter (on another boundary model, and the PSNR shows it), and
+// Gauss–Seidel, which the thesis featured.
+//
+// For each image size s (an s × s Shepp–Logan phantom; n = s² unknowns) and
+// precision it prints one line per method: time, PSNR against the original, and the
+// check (the backward error of the normal equations for the direct methods, the
+// residual reached for the iterative ones). Then the thesis' test set: blur and
+// sharpen, each without noise, with salt-and-pepper and with Gaussian noise, MSE and
+// PSNR before and after. Tables: `step-5/times_<precision>.dat`, `quality_…`,
+// `stages_…`, `test_set.dat`; images under `step-5/images/`.
+//
+// `--image FILE` restores a PGM image of your own instead of the phantom;
+// `--degraded FILE --psf FILE` restores an image degraded elsewhere (no degradation
+// here), `--reference FILE` then gives the original for the PSNR.
+
+// @sect3{Include files}
+#include "blur_model.h"
+#include "psf.h"
+#include "report.h"
+#include "restoration.h"
+
+#include <lab/checks.h>
+#include <lab/cli.h>
+#include <lab/cublas_gemm.h>
+#include <lab/device.h>
+#include <lab/forecast.h>
+#include <lab/format.h>
+#include <lab/image_quality.h>
+#include <lab/memory.h>
+#include <lab/pgm.h>
+#include <lab/png.h>
+#include <lab/program.h>
+#include <lab/table.h>
+#include <lab/test_images.h>
+#include <lab/timer.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace step5
+{
+  // @sect3{What the program was asked to do}
+  struct Settings
+  {
+    lab::CommonOptions options;
+    std::string psf = "gaussian:1.5:9"; // --psf: a description or a file
+    std::string noise = "gaussian:0.01"; // --noise
+    double lambda = 1e-3;                // --lambda
+    std::uint64_t seed = 1;              // --seed: of the noise
+    std::string image_file;              // --image: a PGM instead of the phantom
+    std::string degraded_file;           // --degraded: restore only
+    std::string reference_file;          // --reference: the original of --degraded
+    lab::DeviceInfo device;
+    bool use_gpu = false;
+  };
+
+  // Image sides of the sweep: the dense matrix of s = 256 is 65536² (16 GiB in float),
+  // the largest an 80 GB GPU holds three of; quick mode stops at 64 (4096², seconds).
+  const std::vector<int> full_sweep = {32, 64, 128, 256};
+  const std::vector<int> quick_sweep = {32, 64};
+  // Gauss–Seidel on the CPU only up to this side: its sweeps are sequential, and
+  // their number grows with A's condition number (see the results page).
+  constexpr int gauss_seidel_limit = 64;
+
+  // The PSF a --psf argument names: an existing file is read, anything else is a
+  // description (psf.h).
+  Psf psf_from_argument(const std::string &argument)
+  {
+    return std::filesystem::is_regular_file(argument) ? read_psf(argument) : parse_psf(argument);
+  }
+
+  // @sect3{Degrading an image}
+  //
+  // --noise is "none", "gaussian:SIGMA" (standard deviation, in units of the full
+  // brightness range) or "salt-and-pepper:DENSITY" (the fraction of pixels set to 0
+  // or 1).
+  struct Noise
+  {
+    std::string kind = "none";
+    double amount = 0;
+  };
+
+  Noise parse_noise(const std::string &text)
+  {
+    const std::string forms = "none, gaussian:SIGMA (SIGMA >= 0) or salt-and-pepper:DENSITY (0 <= DENSITY <= 1)";
+    if (text == "none")
+      return {};
+    const std::size_t colon = text.find(':');
+    Noise noise;
+    noise.kind = text.substr(0, colon);
+    try
+      {
+        std::size_t used = 0;
+        const std::string number = colon == std::string::npos ? "" : text.substr(colon + 1);
+        noise.amount = std::stod(number, &used);
+        if (used != number.size())
+          throw std::invalid_argument(number);
+      }
+    catch (const std::logic_error &)
+      {
+        throw lab::bad_input("--noise: '" + text + "' is not one of " + forms);
+      }
+    const bool valid = (noise.kind == "gaussian" && noise.amount >= 0) ||
+                       (noise.kind == "salt-and-pepper" && noise.amount >= 0 && noise.amount <= 1);
+    if (!valid)
+      throw lab::bad_input("--noise: '" + text + "' is not one of " + forms);
+    return noise;
+  }
+
+  lab::Matrix<double> degrade(const lab::Matrix<double> &original, const Psf &psf, const Noise &noise,
+                              std::uint64_t seed)
+  {
+    const lab::Matrix<double> blurred = blur(psf, original);
+    if (noise.kind == "gaussian")
+      return lab::add_gaussian_noise(blurred, noise.amount, seed);
+    if (noise.kind == "salt-and-pepper")
+      return lab::add_salt_and_pepper(blurred, noise.amount, seed);
+    return blurred;
+  }
+
+  // @sect3{The memory a size needs}
+  //
+  // The matrix-free methods need a few images; the refusal of sizes that cannot fit
+  // at all is about those (and the CPU's stencil for Gauss–Seidel). The dense
+  // pipelines need three n × n matrices, n = s²: a size whose dense matrices do not
+  // fit in the GPU's free memory runs without them, and says so.
+  template <typename T>
+  lab::Memory memory_needed(int side)
+  {
+    const double pixels = double(side) * side;
+    return {pixels * 64 * sizeof(double), pixels * 16 * sizeof(T)};
+  }
+
+  template <typename T>
+  bool dense_fits(const Settings &settings, int rows, int cols)
+  {
+    return settings.use_gpu &&
+           DensePipeline<T>::device_bytes(rows, cols, true) <= 0.9 * double(settings.device.free_memory);
+  }
+
+  // @sect3{The tables}
+  //
+  // One row per image size; every method has a column in the times table and one in
+  // the quality table (NaN where it did not run), and each dense pipeline its stages.
+  const std::vector<std::string> method_names = {
+    "dense_course_solve", "dense_course_inverse", "dense_cublas_solve", "dense_cublas_inverse", "dense_cusolver",
+    "cg",                 "fft_periodic",         "fft_mirrored",       "gauss_seidel"};
+
+  // Every table starts with n (unknowns, the course's size column) and the side s.
+  std::vector<std::string> method_columns(const std::string &suffix, const std::vector<std::string> &before = {})
+  {
+    std::vector<std::string> columns = {"n", "side"};
+    columns.insert(columns.end(), before.begin(), before.end());
+    for (const std::string &name : method_names)
+      columns.push_back(name + suffix);
+    return columns;
+  }
+
+  std::vector<std::string> stage_columns()
+  {
+    std::vector<std::string> columns = {"n", "side"};
+    for (const std::string pipeline : {"course", "cublas", "cusolver"})
+      for (const std::string stage : {"build", "normal", "factor", "invert", "inverse", "apply", "solve"})
+        columns.push_back(pipeline + "_" + stage + "_ms");
+    return columns;
+  }
+
+  struct Tables
+  {
+    lab::Table times{method_columns("_ms")};
+    lab::Table quality{method_columns("_psnr", {"degraded_psnr"})};
+    lab::Table stages{stage_columns()};
+
+    void add(int side, const lab::Matrix<double> &original, const lab::Matrix<double> &degraded,
+             const std::vector<MethodResult> &results)
+    {
+      const double nan = std::numeric_limits<double>::quiet_NaN();
+      const auto find = [&](const std::string &name) -> const MethodResult * {
+        for (const MethodResult &m : results)
+          if (m.name == name && m.failure.empty())
+            return &m;
+        return nullptr;
+      };
+      const double n = double(side) * side;
+      std::vector<double> time_row = {n, double(side)}, quality_row = {n, double(side), psnr_or_nan(original, degraded)};
+      for (const std::string &name : method_names)
+        {
+          const MethodResult *m = find(name);
+          time_row.push_back(m ? m->milliseconds : nan);
+          quality_row.push_back(m ? psnr_or_nan(original, m->image) : nan);
+        }
+      std::vector<double> stage_row = {n, double(side)};
+      for (const std::string pipeline : {"course", "cublas", "cusolver"})
+        {
+          const bool vendor = pipeline == "cusolver";
+          const MethodResult *solve = find(vendor ? "dense_cusolver" : "dense_" + pipeline + "_solve");
+          const MethodResult *inverse = vendor ? nullptr : find("dense_" + pipeline + "_inverse");
+          const auto stage = [&](const MethodResult *m, double DenseTimes::*field) {
+            return m ? m->stages.*field : nan;
+          };
+          stage_row.insert(stage_row.end(),
+                           {stage(solve, &DenseTimes::build), stage(solve, &DenseTimes::normal),
+                            stage(solve, &DenseTimes::factor), stage(inverse, &DenseTimes::invert),
+                            stage(inverse, &DenseTimes::inverse), stage(inverse, &DenseTimes::apply),
+                            stage(solve, &DenseTimes::solve)});
+        }
+      times.add_row(time_row);
+      quality.add_row(quality_row);
+      stages.add_row(stage_row);
+    }
+  };
+
+  // @sect3{One image, every method}
+  //
+  // Restores @p degraded in precision T with every method that fits, prints the
+  // lines, records the checks. Gauss–Seidel (CPU, double) runs with the first
+  // precision only: it is the same computation in both.
+  template <typename T>
+  std::vector<MethodResult> restore_image(const Settings &settings, const Psf &psf, const lab::Matrix<double> &original,
+                                          const lab::Matrix<double> &degraded, bool with_gauss_seidel,
+                                          const std::string &label, lab::Checks &checks, lab::Cublas *cublas)
+  {
+    const int rows = degraded.rows(), cols = degraded.cols(), n = rows * cols;
+    RestoreOptions options;
+    options.lambda = settings.lambda;
+    options.use_gpu = settings.use_gpu;
+    options.reps = settings.options.reps;
+    // A dense pipeline at 128² takes about a second, at 256² tens of seconds: one run
+    // there (the kernels were warmed up by the smaller sizes).
+    options.dense_reps = n <= 64 * 64 ? settings.options.reps : 1;
+    options.dense = dense_fits<T>(settings, rows, cols);
+    options.gauss_seidel = with_gauss_seidel && std::max(rows, cols) <= gauss_seidel_limit;
+    if (settings.use_gpu && !options.dense)
+      std::printf("    dense pipelines skipped: they need %s of GPU memory, %s free\n",
+                  lab::format_bytes(std::size_t(DensePipeline<T>::device_bytes(rows, cols, true))).c_str(),
+                  lab::format_bytes(settings.device.free_memory).c_str());
+    const std::vector<MethodResult> results = restore_with_every_method<T>(psf, degraded, options, cublas);
+    const double u = std::numeric_limits<T>::epsilon() / 2;
+    const Tolerances tolerances{direct_tolerance(n, u), inverse_tolerance(n, u, psf, settings.lambda)};
+    report_methods(results, original, degraded, tolerances, label, checks);
+    return results;
+  }
+
+  // @sect3{The sweep over image sizes}
+  template <typename T>
+  void run_sweep(const Settings &settings, const Psf &psf, const Noise &noise, const std::vector<int> &sides,
+                 bool with_gauss_seidel, lab::Checks &checks, lab::Cublas *cublas)
+  {
+    const std::string precision = sizeof(T) == 4 ? "float" : "double";
+    const std::string folder = settings.options.out + "/step-5";
+    Tables tables;
+    lab::TimeForecast forecast;
+    for (const int side : sides)
+      {
+        const int n = side * side;
+        check_psf(psf, side, side);
+        forecast.announce(n);
+        const lab::Matrix<double> original = lab::shepp_logan(side);
+        const lab::Matrix<double> degraded = degrade(original, psf, noise, settings.seed);
+        std::printf("\n%d x %d image (n = %d), %s: dense matrices %s\n", side, side, n, precision.c_str(),
+                    lab::format_bytes(std::size_t(DensePipeline<T>::device_bytes(side, side, true))).c_str());
+        lab::HostTimer timer;
+        const std::string label = precision + " s=" + std::to_string(side);
+        const std::vector<MethodResult> results =
+          restore_image<T>(settings, psf, original, degraded, with_gauss_seidel, label, checks, cublas);
+        forecast.record(n, timer.milliseconds() / 1000);
+        char prefix[32];
+        std::snprintf(prefix, sizeof prefix, "s%03d_%s", side, precision.c_str());
+        write_images(folder + "/images", prefix, original, degraded, results);
+        tables.add(side, original, degraded, results);
+      }
+    const std::string gpu = settings.use_gpu ? settings.device.name : "none";
+    const std::vector<std::string> notes = {"psf: " + psf.name, "noise: " + settings.noise,
+                                            "lambda: " + std::to_string(settings.lambda)};
+    tables.times.write(folder + "/times_" + precision + ".dat",
+                       {"step-5 times of each method (ms)", gpu, precision, settings.options.reps, notes});
+    tables.quality.write(folder + "/quality_" + precision + ".dat",
+                         {"step-5 PSNR of each method (dB)", gpu, precision, settings.options.reps, notes});
+    tables.stages.write(folder + "/stages_" + precision + ".dat",
+                        {"step-5 stages of the dense pipelines (ms)", gpu, precision, settings.options.reps, notes});
+  }
+
+  // @sect3{The thesis' test set}
+  //
+  // The thesis restored a 64 × 64 image blurred and sharpened, each without noise,
+  // with salt-and-pepper and with Gaussian noise, and gave the MSE of each result
+  // (its table 6.3). The same six cases here, in float with the course's dense
+  // pipeline (two solves) and with the thesis' own formula beside it: MSE and PSNR of
+  // the degraded and of the restored image.
+  void run_test_set(const Settings &settings, const Psf &blur_psf, int side, lab::Checks &checks,
+                    lab::Cublas *cublas)
+  {
+    std::printf("\nthe thesis' test set: %d x %d phantom, float, lambda %g\n", side, side, settings.lambda);
+    std::printf("    %-28s %-22s %21s %21s %16s\n", "psf", "noise", "degraded MSE / PSNR", "restored MSE / PSNR",
+                "thesis' formula");
+    lab::Table table({"case", "degraded_mse", "degraded_psnr", "restored_mse", "restored_psnr", "thesis_psnr"});
+    const lab::Matrix<double> original = lab::shepp_logan(side);
+    // The thesis' two PSFs, and a trail, which it did not try: the PSF for which its
+    // formula is wrong (the last column).
+    const std::vector<Psf> psfs = {blur_psf, sharpen_psf(), trail_psf(9, 30)};
+    const std::vector<std::string> noises = {"none", "salt-and-pepper:0.05", "gaussian:0.01"};
+    int case_number = 0;
+    for (const Psf &psf : psfs)
+      for (const std::string &noise_text : noises)
+        {
+          const lab::Matrix<double> degraded = degrade(original, psf, parse_noise(noise_text), settings.seed);
+          RestoreOptions options;
+          options.lambda = settings.lambda;
+          options.use_gpu = settings.use_gpu;
+          options.dense = dense_fits<float>(settings, side, side);
+          options.thesis_formula = true;
+          options.gauss_seidel = !settings.use_gpu; // without a GPU, the CPU's method
+          const std::vector<MethodResult> results = restore_with_every_method<float>(psf, degraded, options, cublas);
+          const auto psnr_of = [&](const std::string &name) {
+            for (const MethodResult &m : results)
+              if (m.name == name && m.failure.empty())
+                return lab::psnr(original, m.image);
+            return std::numeric_limits<double>::quiet_NaN();
+          };
+          const std::string restored_by = settings.use_gpu ? "dense_course_solve" : "gauss_seidel";
+          const double restored_psnr = psnr_of(restored_by);
+          const double restored_mse = std::pow(10.0, -restored_psnr / 10); // PSNR = 10 log10(1 / MSE)
+          const double degraded_mse = lab::mean_squared_error(original, degraded);
+          std::printf("    %-28s %-22s %10.2e / %6.2f %10.2e / %6.2f %13s dB\n", psf.name.c_str(), noise_text.c_str(),
+                      degraded_mse, lab::psnr(original, degraded), restored_mse, restored_psnr,
+                      lab::format_or_dash(psnr_of("thesis_formula"), "%.2f").c_str());
+          checks.at_most("test set " + psf.name + " " + noise_text + " restored MSE is finite",
+                         std::isfinite(restored_mse) ? 0 : 1, 0);
+          table.add_row({double(++case_number), degraded_mse, lab::psnr(original, degraded), restored_mse,
+                         restored_psnr, psnr_of("thesis_formula")});
+        }
+    table.write(settings.options.out + "/step-5/test_set.dat",
+                {"step-5 the thesis' test set: cases 1-3 blur, 4-6 sharpen, 7-9 trail; none, salt-and-pepper 0.05, "
+                 "gaussian 0.01",
+                 settings.use_gpu ? settings.device.name : "none", "float", 1, {"blur psf: " + blur_psf.name}});
+  }
+
+  // @sect3{Restoring an image of your own}
+  //
+  // One image, in float and in double as asked, every method, the images written
+  // under @p prefix; the PSNR against @p original when there is one.
+  void restore_in_each_precision(const Settings &settings, const Psf &psf, const lab::Matrix<double> &original,
+                                 const lab::Matrix<double> &degraded, const std::string &prefix, lab::Checks &checks,
+                                 lab::Cublas *cublas)
+  {
+    const std::string folder = settings.options.out + "/step-5";
+    lab::prepare_output_folder(folder + "/images");
+    if (settings.options.wants_float())
+      write_images(folder + "/images", prefix + "_float", original, degraded,
+                   restore_image<float>(settings, psf, original, degraded, true, "float", checks, cublas));
+    if (settings.options.wants_double())
+      write_images(folder + "/images", prefix + "_double", original, degraded,
+                   restore_image<double>(settings, psf, original, degraded, !settings.options.wants_float(), "double",
+                                         checks, cublas));
+  }
+
+  // --image FILE: degraded here, by the PSF and the noise asked for.
+  void restore_image_file(const Settings &settings, const Psf &psf, const Noise &noise, lab::Checks &checks,
+                          lab::Cublas *cublas)
+  {
+    const lab::Matrix<double> original = lab::read_pgm(settings.image_file);
+    check_psf(psf, original.rows(), original.cols());
+    std::printf("\n%s (%d x %d)\n", settings.image_file.c_str(), original.cols(), original.rows());
+    restore_in_each_precision(settings, psf, original, degrade(original, psf, noise, settings.seed), "image", checks,
+                              cublas);
+  }
+
+  // --degraded FILE with --psf: degraded elsewhere, restored here, with the PSNR
+  // against --reference when it is given.
+  void restore_degraded_file(const Settings &settings, const Psf &psf, lab::Checks &checks, lab::Cublas *cublas)
+  {
+    const lab::Matrix<double> degraded = lab::read_pgm(settings.degraded_file);
+    lab::Matrix<double> reference;
+    if (!settings.reference_file.empty())
+      {
+        reference = lab::read_pgm(settings.reference_file);
+        if (reference.rows() != degraded.rows() || reference.cols() != degraded.cols())
+          throw lab::bad_input("--reference: '" + settings.reference_file + "' is " + std::to_string(reference.cols()) +
+                               " x " + std::to_string(reference.rows()) + ", the degraded image " +
+                               std::to_string(degraded.cols()) + " x " + std::to_string(degraded.rows()));
+      }
+    check_psf(psf, degraded.rows(), degraded.cols());
+    std::printf("\nrestoring %s (%d x %d) with psf %s, lambda %g\n", settings.degraded_file.c_str(), degraded.cols(),
+                degraded.rows(), psf.name.c_str(), settings.lambda);
+    restore_in_each_precision(settings, psf, reference, degraded, "restored", checks, cublas);
+  }
+
+  // @sect3{The phantom at every size}
+  //
+  // The default: the sweep over image sizes in each precision asked for, then the
+  // thesis' test set. Sizes that cannot fit at all are refused before any work.
+  void run_phantom(const Settings &settings, const Psf &psf, const Noise &noise, lab::Checks &checks,
+                   lab::Cublas *cublas)
+  {
+    const std::vector<int> sides = lab::choose_sizes(settings.options, full_sweep, quick_sweep);
+    lab::prepare_output_folder(settings.options.out + "/step-5/images");
+    if (settings.options.wants_float())
+      lab::refuse_sizes_that_do_not_fit(sides, memory_needed<float>, "float: an image of side n", settings.use_gpu);
+    if (settings.options.wants_double())
+      lab::refuse_sizes_that_do_not_fit(sides, memory_needed<double>, "double: an image of side n", settings.use_gpu);
+    for (const int side : sides)
+      check_psf(psf, side, side);
+    if (settings.options.wants_float())
+      run_sweep<float>(settings, psf, noise, sides, true, checks, cublas);
+    if (settings.options.wants_double())
+      run_sweep<double>(settings, psf, noise, sides, !settings.options.wants_float(), checks, cublas);
+    run_test_set(settings, psf, settings.options.quick ? 32 : 64, checks, cublas);
+  }
+} // namespace step5
+
+// @sect3{The main function}
+//
+// Parse the command line, say what runs where, refuse what cannot be done (a bad
+// PSF, noise or λ, an unreadable image, sizes that do not fit, an output folder that
+// cannot be written: exit code 2), run, print the summary (exit code 1 when a check
+// failed).
+int main(int argc, char **argv)
+{
+  using namespace step5;
+  Settings settings;
+  CLI::App app{"step-5: deblurring an image by a dense direct solve, and what beats it.\n"
+               "Model: g = H f + noise, H the convolution with the PSF (the picture of a blurred point, centre "
+               "at row rows/2, column cols/2), zero boundary (nothing outside the image), images stacked row by "
+               "row. Solved: (H^T H + lambda I) f = H^T g. --sizes are image sides s (n = s^2 unknowns).",
+               "step-5"};
+  lab::add_common_options(app, settings.options);
+  app.add_option("--psf", settings.psf,
+                 "gaussian:SIGMA:SIZE, box:SIZE, motion:LENGTH:ANGLE, trail:LENGTH:ANGLE (one-sided), sharpen[:ALPHA], or a "
+                 "file of rows of numbers (row 0 the top of the picture)")
+    ->type_name("PSF")
+    ->capture_default_str();
+  app.add_option("--noise", settings.noise, "none, gaussian:SIGMA or salt-and-pepper:DENSITY")
+    ->type_name("NOISE")
+    ->capture_default_str();
+  app.add_option("--lambda", settings.lambda, "The regularisation weight (>= 0)")
+    ->check(CLI::NonNegativeNumber)
+    ->capture_default_str();
+  app.add_option("--seed", settings.seed, "Seed of the noise")->capture_default_str();
+  auto *image = app.add_option("--image", settings.image_file, "Restore this PGM image instead of the phantom")
+                  ->type_name("FILE")
+                  ->excludes(app.get_option("--sizes"));
+  auto *degraded = app.add_option("--degraded", settings.degraded_file,
+                                  "Restore this already degraded PGM image (needs --psf; no degradation)")
+                     ->type_name("FILE")
+                     ->excludes(image)
+                     ->excludes(app.get_option("--sizes"));
+  app.add_option("--reference", settings.reference_file, "The original of --degraded, for MSE and PSNR")
+    ->type_name("FILE")
+    ->needs(degraded);
+  if (const auto exit_code = lab::parse_command_line(app, argc, argv))
+    return *exit_code;
+
+  return lab::run_program("step-5", [&] {
+    std::printf("step-5: deblurring by a dense direct solve, against cuSOLVER, cuFFT and conjugate gradients\n");
+    const Psf psf = psf_from_argument(settings.psf);
+    const Noise noise = parse_noise(settings.noise);
+    if (!settings.degraded_file.empty() && app.get_option("--psf")->count() == 0)
+      throw lab::bad_input("--degraded needs --psf: the PSF the image was blurred with");
+    settings.device = lab::select_device(settings.options.cpu_only);
+    settings.use_gpu = settings.device.present;
+    std::printf("model: g = H f + noise, H = convolution with the psf (centre rows/2, cols/2), zero boundary\n");
+    std::printf("psf: %s; noise: %s (seed %llu); lambda %g; images: %s\n", psf.name.c_str(), settings.noise.c_str(),
+                static_cast<unsigned long long>(settings.seed), settings.lambda,
+                lab::have_png() ? "PGM and PNG" : "PGM (no libpng: no PNG)");
+    std::unique_ptr<lab::Cublas> cublas = settings.use_gpu ? std::make_unique<lab::Cublas>() : nullptr;
+    lab::Checks checks;
+    if (!settings.degraded_file.empty())
+      restore_degraded_file(settings, psf, checks, cublas.get());
+    else if (!settings.image_file.empty())
+      restore_image_file(settings, psf, noise, checks, cublas.get());
+    else
+      run_phantom(settings, psf, noise, checks, cublas.get());
+    std::printf("\n");
+    checks.print_summary(std::cout);
+    return checks.exit_code();
+  });
+}

@@ -1,0 +1,391 @@
+// GPU tests of step-5: the blur model on the GPU against the CPU reference (odd, even
+// and non-square PSFs on non-square images; H written entry by entry over a poisoned
+// array), HᵀH's lower triangle by the symmetric product (on step-4's kernels and by
+// cuBLAS's SYRK) against the stencil assembled from the PSF,
+// every solver recovering f exactly from noise-free data with λ = 0 on a
+// well-conditioned blur, the dense, cuSOLVER and CG solutions agreeing with λ > 0 on
+// a blurred phantom, the FFT filter exact for a periodic blur, and the thesis' formula
+// wrong for a motion blur and right for a Gaussian. Float and double. Exits with 77
+// (CTest: skipped) without a GPU.
+#include "blur_gpu.h"
+#include "blur_model.h"
+#include "conjugate_gradients.h"
+#include "dense_pipeline.h"
+#include "fft_filter.h"
+#include "gram_matrix.h"
+#include "psf.h"
+
+#include <gemm_kernels.h> // step-4: step4::gemm
+
+#include <lab/cublas_gemm.h>
+#include <lab/device_buffer.h>
+#include <lab/random.h>
+#include <lab/test_images.h>
+#include <lab_catch.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace
+{
+  using step5::Psf;
+
+  const char *precision_name(float) { return "float"; }
+  const char *precision_name(double) { return "double"; }
+
+  template <typename T>
+  double epsilon()
+  {
+    return std::numeric_limits<T>::epsilon();
+  }
+
+  // A PSF from its rows (row 0 on top), as a PSF file would give it.
+  Psf psf_of(const std::vector<std::vector<double>> &rows, const std::string &name)
+  {
+    Psf psf{lab::Matrix<double>(int(rows.size()), int(rows[0].size())), name};
+    for (int u = 0; u < psf.rows(); ++u)
+      for (int v = 0; v < psf.cols(); ++v)
+        psf.taps(u, v) = rows[u][v];
+    return psf;
+  }
+
+  // PSFs of odd, even and non-square shapes, none symmetric, so that a flipped or
+  // shifted tap shows up.
+  std::vector<Psf> shape_test_psfs()
+  {
+    return {psf_of({{1.0}}, "1x1"),
+            psf_of({{0.1, 0.2}, {0.3, 0.4}}, "2x2"),
+            psf_of({{0.0, 0.1, 0.05}, {0.2, 0.3, 0.1}, {0.05, 0.15, 0.05}}, "3x3"),
+            psf_of({{0.1, 0.2, 0.3, 0.05, 0.02}, {0.03, 0.1, 0.05, 0.1, 0.05}}, "2x5"),
+            psf_of({{0.1, 0.2, 0.0}, {0.05, 0.3, 0.1}, {0.02, 0.04, 0.06}, {0.03, 0.05, 0.05}}, "4x3"),
+            step5::motion_psf(7, 30)};
+  }
+
+  // A random image with values in [0, 1].
+  lab::Matrix<double> random_image(int rows, int cols, std::uint64_t seed)
+  {
+    lab::Random random(seed);
+    lab::Matrix<double> image(rows, cols);
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c)
+        image(r, c) = random.uniform();
+    return image;
+  }
+
+  template <typename T>
+  lab::Matrix<double> download_image(const lab::DeviceBuffer<T> &device, int rows, int cols)
+  {
+    lab::Matrix<T> image(rows, cols);
+    device.download(image);
+    return lab::convert<double>(image);
+  }
+
+  double max_difference(const lab::Matrix<double> &a, const lab::Matrix<double> &b)
+  {
+    REQUIRE(a.rows() == b.rows());
+    REQUIRE(a.cols() == b.cols());
+    double largest = 0;
+    for (int r = 0; r < a.rows(); ++r)
+      for (int c = 0; c < a.cols(); ++c)
+        largest = std::max(largest, std::abs(a(r, c) - b(r, c)));
+    return largest;
+  }
+
+  double relative_difference(const lab::Matrix<double> &a, const lab::Matrix<double> &b)
+  {
+    double difference = 0, norm = 0;
+    for (int r = 0; r < a.rows(); ++r)
+      for (int c = 0; c < a.cols(); ++c)
+        {
+          difference += (a(r, c) - b(r, c)) * (a(r, c) - b(r, c));
+          norm += b(r, c) * b(r, c);
+        }
+    return std::sqrt(difference / norm);
+  }
+
+  // @sect3{The model on the GPU}
+  template <typename T>
+  void check_blur_on_device()
+  {
+    for (const Psf &psf : shape_test_psfs())
+      for (const auto &[rows, cols] : std::vector<std::pair<int, int>>{{7, 11}, {16, 9}, {33, 32}})
+        {
+          if (psf.rows() > rows || psf.cols() > cols)
+            continue;
+          CAPTURE(precision_name(T()), psf.name, rows, cols);
+          const lab::Matrix<double> f = random_image(rows, cols, 11);
+          const step5::DevicePsf<T> device_psf(psf);
+          lab::DeviceBuffer<T> device_f(lab::convert<T>(f)), device_g(f.size());
+          device_g.poison();
+          step5::blur_on_device(device_psf, rows, cols, device_f.data(), device_g.data(), nullptr);
+          CHECK(max_difference(download_image(device_g, rows, cols), step5::blur(psf, f)) <= 20 * epsilon<T>());
+          device_g.poison();
+          step5::blur_transpose_on_device(device_psf, rows, cols, device_f.data(), device_g.data(), nullptr);
+          CHECK(max_difference(download_image(device_g, rows, cols), step5::blur_transpose(psf, f)) <=
+                20 * epsilon<T>());
+
+          // H, entry by entry, over a poisoned array.
+          const int n = rows * cols;
+          lab::DeviceBuffer<T> h(static_cast<std::size_t>(n) * n);
+          h.poison();
+          step5::build_blur_matrix(device_psf, rows, cols, h.data(), nullptr);
+          lab::Matrix<T> built(n, n);
+          h.download(built);
+          const lab::Matrix<T> expected = step5::blur_matrix<T>(psf, rows, cols);
+          int wrong = 0;
+          for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j)
+              wrong += !(built(i, j) == expected(i, j));
+          CHECK(wrong == 0);
+        }
+  }
+
+  TEST_CASE("the blur, its transpose and H on the GPU equal the CPU model")
+  {
+    check_blur_on_device<float>();
+    check_blur_on_device<double>();
+  }
+
+  // HᵀH's lower triangle by the recursion of gram_matrix.h on step-4's product (with
+  // leaves of 16 rows, so that it recurses three levels on 108 rows) and by cuBLAS's
+  // SYRK equals the normal matrix assembled from the PSF. The upper triangle is
+  // poisoned before and not looked at: nothing downstream reads it.
+  template <typename T>
+  void check_normal_matrix()
+  {
+    lab::Cublas cublas;
+    for (const Psf &psf : shape_test_psfs())
+      {
+        const int rows = 9, cols = 12, n = rows * cols;
+        CAPTURE(precision_name(T()), psf.name);
+        if (psf.rows() > rows || psf.cols() > cols)
+          continue;
+        const step5::DevicePsf<T> device_psf(psf);
+        lab::DeviceBuffer<T> h(static_cast<std::size_t>(n) * n), a(static_cast<std::size_t>(n) * n);
+        step5::build_blur_matrix(device_psf, rows, cols, h.data(), nullptr);
+        const step5::NormalStencil stencil = step5::normal_matrix_stencil(psf, rows, cols, 0.0);
+        for (const bool by_cublas : {false, true})
+          {
+            CAPTURE(by_cublas);
+            a.poison();
+            if (by_cublas)
+              step5::lower_gram_by_cublas(cublas, h.data(), n, n, n, lab::Op::transpose, a.data(), n, nullptr);
+            else
+              step5::lower_gram(h.data(), n, n, n, lab::Op::transpose, a.data(), n, lab::Gemm<T>(step4::gemm),
+                                nullptr, 16);
+            lab::Matrix<T> product(n, n);
+            a.download(product);
+            double largest = 0;
+            for (int i = 0; i < n; ++i)
+              for (int j = 0; j <= i; ++j)
+                {
+                  const int dr = j / cols - i / cols, dc = j % cols - i % cols;
+                  const bool inside = std::abs(dr) <= stencil.reach_rows && std::abs(dc) <= stencil.reach_cols;
+                  const double assembled = inside ? stencil.at(i / cols, i % cols, dr, dc) : 0.0;
+                  largest = std::max(largest, std::abs(double(product(i, j)) - assembled));
+                }
+            CHECK(largest <= 20 * epsilon<T>());
+          }
+      }
+  }
+
+  TEST_CASE("H^T H by the symmetric product equals the normal matrix assembled from the PSF")
+  {
+    check_normal_matrix<float>();
+    check_normal_matrix<double>();
+  }
+
+  // @sect3{The solvers}
+  //
+  // Every solver's result for g on a rows × cols image, by name.
+  template <typename T>
+  struct Solutions
+  {
+    lab::Matrix<double> dense_solve, dense_inverse, cublas_solve, vendor, thesis, cg;
+    int cg_iterations = 0;
+  };
+
+  template <typename T>
+  Solutions<T> solve_all(const Psf &psf, const lab::Matrix<double> &g, double lambda, double cg_tolerance)
+  {
+    const int rows = g.rows(), cols = g.cols();
+    const step5::DevicePsf<T> device_psf(psf);
+    lab::DeviceBuffer<T> device_g(lab::convert<T>(g));
+    std::vector<lab::DeviceBuffer<T>> f;
+    for (int i = 0; i < 6; ++i)
+      {
+        f.emplace_back(g.size());
+        f.back().poison();
+      }
+    lab::Cublas cublas;
+    step5::DensePipeline<T> pipeline(rows, cols, true);
+    REQUIRE(pipeline.run(device_psf, T(lambda), device_g.data(), step4::gemm, f[0].data(), f[1].data())
+              .failed_column == -1);
+    REQUIRE(pipeline.run(device_psf, T(lambda), device_g.data(), lab::cublas_gemm_exact<T>(cublas), f[2].data(),
+                         f[1].data())
+              .failed_column == -1);
+    REQUIRE(pipeline.run_vendor(device_psf, T(lambda), device_g.data(), cublas, f[3].data()).failed_column == -1);
+    REQUIRE(pipeline.run_thesis_formula(device_psf, T(lambda), device_g.data(), cublas, f[4].data())
+              .failed_column == -1);
+    step5::ConjugateGradients<T> cg(rows, cols);
+    const step5::IterationReport report =
+      cg.solve(device_psf, T(lambda), device_g.data(), f[5].data(), cg_tolerance, 10 * rows * cols);
+    CHECK(report.converged);
+    Solutions<T> s;
+    // The inverse route ran in the first pipeline run; its f[1] was then overwritten
+    // by the cuBLAS run's inverse route: both are the same algorithm.
+    s.dense_solve = download_image(f[0], rows, cols);
+    s.dense_inverse = download_image(f[1], rows, cols);
+    s.cublas_solve = download_image(f[2], rows, cols);
+    s.vendor = download_image(f[3], rows, cols);
+    s.thesis = download_image(f[4], rows, cols);
+    s.cg = download_image(f[5], rows, cols);
+    s.cg_iterations = report.iterations;
+    return s;
+  }
+
+  // CG stops once its residual is below a tolerance relative to b, not at rounding
+  // level: its error is then bounded by A's condition number times that tolerance
+  // (and a factor 10 of slack for the residual being recomputed at the end).
+  template <typename T>
+  double cg_tolerance() { return sizeof(T) == 4 ? 1e-6 : 1e-12; }
+  template <typename T>
+  double cg_error_bound(double condition) { return 10 * condition * cg_tolerance<T>(); }
+
+  // A blur whose H is well conditioned (the centre outweighs the rest: H is
+  // diagonally dominant), so that λ = 0 is allowed and f comes back exactly.
+  Psf well_conditioned_psf() { return psf_of({{0.02, 0.05, 0.01}, {0.08, 0.7, 0.04}, {0.03, 0.05, 0.02}}, "dominant"); }
+
+  template <typename T>
+  void check_exact_recovery()
+  {
+    const int rows = 13, cols = 17;
+    CAPTURE(precision_name(T()));
+    const Psf psf = well_conditioned_psf();
+    const lab::Matrix<double> f = random_image(rows, cols, 5);
+    const lab::Matrix<double> g = step5::blur(psf, f);
+    const double tolerance = 100 * epsilon<T>();
+    const Solutions<T> s = solve_all<T>(psf, g, 0.0, cg_tolerance<T>());
+    CHECK(relative_difference(s.dense_solve, f) <= tolerance);
+    CHECK(relative_difference(s.dense_inverse, f) <= tolerance);
+    CHECK(relative_difference(s.cublas_solve, f) <= tolerance);
+    CHECK(relative_difference(s.vendor, f) <= tolerance);
+    // H's singular values lie in [0.7 - 0.3, 0.7 + 0.3] (the centre minus and plus the
+    // rest), so κ(HᵀH) ≤ (1 / 0.4)² = 6.25.
+    CHECK(relative_difference(s.cg, f) <= std::max(tolerance, cg_error_bound<T>(6.25)));
+  }
+
+  TEST_CASE("every solver recovers f exactly from noise-free data with lambda = 0")
+  {
+    check_exact_recovery<float>();
+    check_exact_recovery<double>();
+  }
+
+  // A blurred, noisy phantom with λ > 0: the dense pipeline (both routes, both
+  // products), cuSOLVER and CG solve the same equations, so they agree to the
+  // precision's accuracy times A's condition number (κ ≤ (‖p‖₁² + λ)/λ ≈ 100 here).
+  template <typename T>
+  void check_agreement()
+  {
+    const int size = 24;
+    CAPTURE(precision_name(T()));
+    const Psf psf = step5::gaussian_psf(1.5, 7);
+    const lab::Matrix<double> g =
+      lab::add_gaussian_noise(step5::blur(psf, lab::shepp_logan(size)), 0.01, 3);
+    const double lambda = 1e-2, condition = (1 + lambda) / lambda;
+    const double tolerance = 10 * condition * epsilon<T>();
+    const Solutions<T> s = solve_all<T>(psf, g, lambda, cg_tolerance<T>());
+    CHECK(relative_difference(s.dense_solve, s.vendor) <= tolerance);
+    CHECK(relative_difference(s.dense_inverse, s.vendor) <= tolerance);
+    CHECK(relative_difference(s.cublas_solve, s.vendor) <= tolerance);
+    CHECK(relative_difference(s.cg, s.vendor) <= std::max(tolerance, cg_error_bound<T>(condition)));
+  }
+
+  TEST_CASE("dense, cuSOLVER and CG solutions agree on a blurred, noisy phantom")
+  {
+    check_agreement<float>();
+    check_agreement<double>();
+  }
+
+  // @sect3{The thesis' formula}
+  //
+  // (HHᵀ + λI)⁻¹Hᵀg equals (HᵀH + λI)⁻¹Hᵀg when HᵀH = HHᵀ: a Gaussian is symmetric
+  // under a half turn, and then H is symmetric (convolution and correlation agree);
+  // a trail (a point moving away from its position during the exposure, to the right
+  // and down) is not.
+  template <typename T>
+  void check_thesis_formula()
+  {
+    const int size = 20;
+    CAPTURE(precision_name(T()));
+    const lab::Matrix<double> f = lab::shepp_logan(size);
+    const double lambda = 1e-2, tolerance = 1000 * epsilon<T>();
+    const Psf gaussian = step5::gaussian_psf(1.2, 5);
+    const Solutions<T> symmetric = solve_all<T>(gaussian, step5::blur(gaussian, f), lambda, 1e-5);
+    CHECK(relative_difference(symmetric.thesis, symmetric.vendor) <= tolerance);
+    const Psf trail = psf_of({{0, 0, 0.4, 0.2, 0.1}, {0, 0, 0, 0.2, 0.1}}, "trail");
+    const Solutions<T> asymmetric = solve_all<T>(trail, step5::blur(trail, f), lambda, 1e-5);
+    CHECK(relative_difference(asymmetric.thesis, asymmetric.vendor) >= 0.01);
+  }
+
+  TEST_CASE("the thesis' formula is wrong for a motion blur and right for a Gaussian")
+  {
+    check_thesis_formula<float>();
+    check_thesis_formula<double>();
+  }
+
+  // @sect3{The FFT filter}
+  //
+  // With a periodic blur (wrap-around instead of zero boundary), the periodic filter
+  // with λ = 0 inverts it exactly; the well-conditioned PSF keeps p̂ away from zero.
+  lab::Matrix<double> periodic_blur(const Psf &psf, const lab::Matrix<double> &f)
+  {
+    const int rows = f.rows(), cols = f.cols();
+    lab::Matrix<double> g(rows, cols);
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c)
+        for (int u = 0; u < psf.rows(); ++u)
+          for (int v = 0; v < psf.cols(); ++v)
+            {
+              const int sr = ((r - u + psf.centre_row()) % rows + rows) % rows;
+              const int sc = ((c - v + psf.centre_col()) % cols + cols) % cols;
+              g(r, c) += psf.taps(u, v) * f(sr, sc);
+            }
+    return g;
+  }
+
+  template <typename T>
+  void check_fft_filter()
+  {
+    CAPTURE(precision_name(T()));
+    const int rows = 12, cols = 15;
+    const Psf psf = well_conditioned_psf();
+    const lab::Matrix<double> f = random_image(rows, cols, 9);
+    lab::DeviceBuffer<T> g(lab::convert<T>(periodic_blur(psf, f))), result(f.size());
+    result.poison();
+    step5::FftFilter<T> filter(psf, rows, cols, step5::FftBoundary::periodic);
+    filter.apply(T(0), g.data(), result.data());
+    CHECK(relative_difference(download_image(result, rows, cols), f) <= 100 * epsilon<T>());
+
+    // The mirrored filter on a constant image, the periodic extension of which is
+    // constant too: a PSF summing to 1 keeps it, and the filter gives it back.
+    lab::Matrix<double> constant(rows, cols);
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c)
+        constant(r, c) = 0.5;
+    lab::DeviceBuffer<T> flat(lab::convert<T>(constant));
+    step5::FftFilter<T> mirrored(psf, rows, cols, step5::FftBoundary::mirrored);
+    result.poison();
+    mirrored.apply(T(0), flat.data(), result.data());
+    CHECK(max_difference(download_image(result, rows, cols), constant) <= 100 * epsilon<T>());
+  }
+
+  TEST_CASE("the FFT filter inverts a periodic blur exactly")
+  {
+    check_fft_filter<float>();
+    check_fft_filter<double>();
+  }
+} // namespace

@@ -25,6 +25,7 @@
 
 // @sect3{Include files}
 #include "blur_model.h"
+#include "lambda_choice.h"
 #include "psf.h"
 #include "report.h"
 #include "restoration.h"
@@ -61,7 +62,7 @@ namespace step5
     lab::CommonOptions options;
     std::string psf = "gaussian:1.5:9"; // --psf: a description or a file
     std::string noise = "gaussian:0.01"; // --noise
-    double lambda = 1e-3;                // --lambda
+    std::string lambda = "0.001";        // --lambda: a number, gcv or discrepancy
     std::uint64_t seed = 1;              // --seed: of the noise
     std::string image_file;              // --image: a PGM instead of the phantom
     std::string degraded_file;           // --degraded: restore only
@@ -134,6 +135,40 @@ namespace step5
     return blurred;
   }
 
+  // @sect3{Choosing λ for an image}
+  //
+  // --lambda is a number, used as it is, or a rule that chooses λ for each degraded
+  // image (lambda_choice.h): "gcv", which needs nothing else, or "discrepancy", which
+  // needs the noise's level σ. Where this program made the noise it knows σ exactly:
+  // the RMS of what it added. For an image degraded elsewhere, --noise gaussian:SIGMA
+  // says what it was.
+  bool is_lambda_rule(const std::string &text) { return text == "gcv" || text == "discrepancy"; }
+
+  // The number of a --lambda that is not a rule, or NaN when the text is not one.
+  double lambda_number(const std::string &text)
+  {
+    char *end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    const bool whole = !text.empty() && end == text.c_str() + text.size();
+    return whole && std::isfinite(value) && value >= 0 ? value : std::numeric_limits<double>::quiet_NaN();
+  }
+
+  // The root mean square of the noise in @p degraded: what is left after the blur.
+  double noise_level(const Psf &psf, const lab::Matrix<double> &original, const lab::Matrix<double> &degraded)
+  {
+    return std::sqrt(lab::mean_squared_error(blur(psf, original), degraded));
+  }
+
+  LambdaChoice choose_lambda(const Settings &settings, const Psf &psf, const lab::Matrix<double> &degraded,
+                             double sigma)
+  {
+    if (settings.lambda == "gcv")
+      return choose_lambda_by_gcv(psf, degraded);
+    if (settings.lambda == "discrepancy")
+      return choose_lambda_by_discrepancy(psf, degraded, sigma);
+    return {lambda_number(settings.lambda), "given by --lambda"};
+  }
+
   // @sect3{The memory a size needs}
   //
   // The matrix-free methods need a few images; the refusal of sizes that cannot fit
@@ -162,10 +197,11 @@ namespace step5
     "dense_course_solve", "dense_course_inverse", "dense_cublas_solve", "dense_cublas_inverse", "dense_cusolver",
     "cg",                 "fft_periodic",         "fft_mirrored",       "gauss_seidel"};
 
-  // Every table starts with n (unknowns, the course's size column) and the side s.
+  // Every table starts with n (unknowns, the course's size column) and the image's
+  // rows and columns.
   std::vector<std::string> method_columns(const std::string &suffix, const std::vector<std::string> &before = {})
   {
-    std::vector<std::string> columns = {"n", "side"};
+    std::vector<std::string> columns = {"n", "rows", "cols"};
     columns.insert(columns.end(), before.begin(), before.end());
     for (const std::string &name : method_names)
       columns.push_back(name + suffix);
@@ -174,7 +210,7 @@ namespace step5
 
   std::vector<std::string> stage_columns()
   {
-    std::vector<std::string> columns = {"n", "side"};
+    std::vector<std::string> columns = {"n", "rows", "cols"};
     for (const std::string pipeline : {"course", "cublas", "cusolver"})
       for (const std::string stage : {"build", "normal", "factor", "invert", "inverse", "apply", "solve"})
         columns.push_back(pipeline + "_" + stage + "_ms");
@@ -184,12 +220,13 @@ namespace step5
   struct Tables
   {
     lab::Table times{method_columns("_ms")};
-    lab::Table quality{method_columns("_psnr", {"degraded_psnr"})};
+    lab::Table quality{method_columns("_psnr", {"lambda", "degraded_psnr"})};
     lab::Table stages{stage_columns()};
 
-    void add(int side, const lab::Matrix<double> &original, const lab::Matrix<double> &degraded,
+    void add(double lambda, const lab::Matrix<double> &original, const lab::Matrix<double> &degraded,
              const std::vector<MethodResult> &results)
     {
+      const int rows = degraded.rows(), cols = degraded.cols();
       const double nan = std::numeric_limits<double>::quiet_NaN();
       const auto find = [&](const std::string &name) -> const MethodResult * {
         for (const MethodResult &m : results)
@@ -197,15 +234,16 @@ namespace step5
             return &m;
         return nullptr;
       };
-      const double n = double(side) * side;
-      std::vector<double> time_row = {n, double(side)}, quality_row = {n, double(side), psnr_or_nan(original, degraded)};
+      const double n = double(rows) * cols;
+      std::vector<double> time_row = {n, double(rows), double(cols)},
+                          quality_row = {n, double(rows), double(cols), lambda, psnr_or_nan(original, degraded)};
       for (const std::string &name : method_names)
         {
           const MethodResult *m = find(name);
           time_row.push_back(m ? m->milliseconds : nan);
           quality_row.push_back(m ? psnr_or_nan(original, m->image) : nan);
         }
-      std::vector<double> stage_row = {n, double(side)};
+      std::vector<double> stage_row = {n, double(rows), double(cols)};
       for (const std::string pipeline : {"course", "cublas", "cusolver"})
         {
           const bool vendor = pipeline == "cusolver";
@@ -226,19 +264,34 @@ namespace step5
     }
   };
 
+  // The three tables of one sweep or image, as <path>times_<precision>.dat, …
+  void write_tables(const Tables &tables, const Settings &settings, const Psf &psf, const std::string &path,
+                    const std::string &precision)
+  {
+    const std::string gpu = settings.use_gpu ? settings.device.name : "none";
+    const std::vector<std::string> notes = {"psf: " + psf.name, "noise: " + settings.noise,
+                                            "lambda: " + settings.lambda};
+    tables.times.write(path + "times_" + precision + ".dat",
+                       {"step-5 times of each method (ms)", gpu, precision, settings.options.reps, notes});
+    tables.quality.write(path + "quality_" + precision + ".dat",
+                         {"step-5 PSNR of each method (dB)", gpu, precision, settings.options.reps, notes});
+    tables.stages.write(path + "stages_" + precision + ".dat",
+                        {"step-5 stages of the dense pipelines (ms)", gpu, precision, settings.options.reps, notes});
+  }
+
   // @sect3{One image, every method}
   //
   // Restores @p degraded in precision T with every method that fits, prints the
-  // lines, records the checks. Gauss–Seidel (CPU, double) runs with the first
+  // lines, records the checks. @p lambda is the λ chosen for this image. Gauss–Seidel (CPU, double) runs with the first
   // precision only: it is the same computation in both.
   template <typename T>
   std::vector<MethodResult> restore_image(const Settings &settings, const Psf &psf, const lab::Matrix<double> &original,
-                                          const lab::Matrix<double> &degraded, bool with_gauss_seidel,
+                                          const lab::Matrix<double> &degraded, double lambda, bool with_gauss_seidel,
                                           const std::string &label, lab::Checks &checks, lab::Cublas *cublas)
   {
     const int rows = degraded.rows(), cols = degraded.cols(), n = rows * cols;
     RestoreOptions options;
-    options.lambda = settings.lambda;
+    options.lambda = lambda;
     options.use_gpu = settings.use_gpu;
     options.reps = settings.options.reps;
     // A dense pipeline at 128² takes about a second, at 256² tens of seconds: one run
@@ -252,7 +305,7 @@ namespace step5
                   lab::format_bytes(settings.device.free_memory).c_str());
     const std::vector<MethodResult> results = restore_with_every_method<T>(psf, degraded, options, cublas);
     const double u = std::numeric_limits<T>::epsilon() / 2;
-    const Tolerances tolerances{direct_tolerance(n, u), inverse_tolerance(n, u, psf, settings.lambda)};
+    const Tolerances tolerances{direct_tolerance(n, u), inverse_tolerance(n, u, psf, lambda)};
     report_methods(results, original, degraded, tolerances, label, checks);
     return results;
   }
@@ -275,25 +328,19 @@ namespace step5
         const lab::Matrix<double> degraded = degrade(original, psf, noise, settings.seed);
         std::printf("\n%d x %d image (n = %d), %s: dense matrices %s\n", side, side, n, precision.c_str(),
                     lab::format_bytes(std::size_t(DensePipeline<T>::device_bytes(side, side, true))).c_str());
+        const LambdaChoice lambda = choose_lambda(settings, psf, degraded, noise_level(psf, original, degraded));
+        std::printf("    lambda %g: %s\n", lambda.lambda, lambda.how.c_str());
         lab::HostTimer timer;
         const std::string label = precision + " s=" + std::to_string(side);
         const std::vector<MethodResult> results =
-          restore_image<T>(settings, psf, original, degraded, with_gauss_seidel, label, checks, cublas);
+          restore_image<T>(settings, psf, original, degraded, lambda.lambda, with_gauss_seidel, label, checks, cublas);
         forecast.record(n, timer.milliseconds() / 1000);
         char prefix[32];
         std::snprintf(prefix, sizeof prefix, "s%03d_%s", side, precision.c_str());
         write_images(folder + "/images", prefix, original, degraded, results);
-        tables.add(side, original, degraded, results);
+        tables.add(lambda.lambda, original, degraded, results);
       }
-    const std::string gpu = settings.use_gpu ? settings.device.name : "none";
-    const std::vector<std::string> notes = {"psf: " + psf.name, "noise: " + settings.noise,
-                                            "lambda: " + std::to_string(settings.lambda)};
-    tables.times.write(folder + "/times_" + precision + ".dat",
-                       {"step-5 times of each method (ms)", gpu, precision, settings.options.reps, notes});
-    tables.quality.write(folder + "/quality_" + precision + ".dat",
-                         {"step-5 PSNR of each method (dB)", gpu, precision, settings.options.reps, notes});
-    tables.stages.write(folder + "/stages_" + precision + ".dat",
-                        {"step-5 stages of the dense pipelines (ms)", gpu, precision, settings.options.reps, notes});
+    write_tables(tables, settings, psf, folder + "/", precision);
   }
 
   // @sect3{The thesis' test set}
@@ -302,14 +349,20 @@ namespace step5
   // with salt-and-pepper and with Gaussian noise, and gave the MSE of each result
   // (its table 6.3). The same six cases here, in float with the course's dense
   // pipeline (two solves) and with the thesis' own formula beside it: MSE and PSNR of
-  // the degraded and of the restored image.
+  // the degraded and of the restored image. λ is --lambda's number or else chosen by
+  // GCV for each case (the discrepancy principle has nothing to measure without
+  // noise).
   void run_test_set(const Settings &settings, const Psf &blur_psf, int side, lab::Checks &checks,
                     lab::Cublas *cublas)
   {
-    std::printf("\nthe thesis' test set: %d x %d phantom, float, lambda %g\n", side, side, settings.lambda);
-    std::printf("    %-28s %-22s %21s %21s %16s\n", "psf", "noise", "degraded MSE / PSNR", "restored MSE / PSNR",
-                "thesis' formula");
-    lab::Table table({"case", "degraded_mse", "degraded_psnr", "restored_mse", "restored_psnr", "thesis_psnr"});
+    Settings per_case = settings;
+    if (is_lambda_rule(settings.lambda))
+      per_case.lambda = "gcv";
+    std::printf("\nthe thesis' test set: %d x %d phantom, float, lambda: %s\n", side, side, per_case.lambda.c_str());
+    std::printf("    %-28s %-22s %9s %21s %21s %16s\n", "psf", "noise", "lambda", "degraded MSE / PSNR",
+                "restored MSE / PSNR", "thesis' formula");
+    lab::Table table(
+      {"case", "lambda", "degraded_mse", "degraded_psnr", "restored_mse", "restored_psnr", "thesis_psnr"});
     const lab::Matrix<double> original = lab::shepp_logan(side);
     // The thesis' two PSFs, and a trail, which it did not try: the PSF for which its
     // formula is wrong (the last column).
@@ -320,8 +373,9 @@ namespace step5
       for (const std::string &noise_text : noises)
         {
           const lab::Matrix<double> degraded = degrade(original, psf, parse_noise(noise_text), settings.seed);
+          const double lambda = choose_lambda(per_case, psf, degraded, noise_level(psf, original, degraded)).lambda;
           RestoreOptions options;
-          options.lambda = settings.lambda;
+          options.lambda = lambda;
           options.use_gpu = settings.use_gpu;
           options.dense = dense_fits<float>(settings, side, side);
           options.thesis_formula = true;
@@ -337,12 +391,12 @@ namespace step5
           const double restored_psnr = psnr_of(restored_by);
           const double restored_mse = std::pow(10.0, -restored_psnr / 10); // PSNR = 10 log10(1 / MSE)
           const double degraded_mse = lab::mean_squared_error(original, degraded);
-          std::printf("    %-28s %-22s %10.2e / %6.2f %10.2e / %6.2f %13s dB\n", psf.name.c_str(), noise_text.c_str(),
-                      degraded_mse, lab::psnr(original, degraded), restored_mse, restored_psnr,
+          std::printf("    %-28s %-22s %9.2e %10.2e / %6.2f %10.2e / %6.2f %13s dB\n", psf.name.c_str(),
+                      noise_text.c_str(), lambda, degraded_mse, lab::psnr(original, degraded), restored_mse, restored_psnr,
                       lab::format_or_dash(psnr_of("thesis_formula"), "%.2f").c_str());
           checks.at_most("test set " + psf.name + " " + noise_text + " restored MSE is finite",
                          std::isfinite(restored_mse) ? 0 : 1, 0);
-          table.add_row({double(++case_number), degraded_mse, lab::psnr(original, degraded), restored_mse,
+          table.add_row({double(++case_number), lambda, degraded_mse, lab::psnr(original, degraded), restored_mse,
                          restored_psnr, psnr_of("thesis_formula")});
         }
     table.write(settings.options.out + "/step-5/test_set.dat",
@@ -354,20 +408,30 @@ namespace step5
   // @sect3{Restoring an image of your own}
   //
   // One image, in float and in double as asked, every method, the images written
-  // under @p prefix; the PSNR against @p original when there is one.
+  // under @p prefix; the PSNR against @p original when there is one. @p sigma is the
+  // noise's level, for the discrepancy principle.
   void restore_in_each_precision(const Settings &settings, const Psf &psf, const lab::Matrix<double> &original,
-                                 const lab::Matrix<double> &degraded, const std::string &prefix, lab::Checks &checks,
-                                 lab::Cublas *cublas)
+                                 const lab::Matrix<double> &degraded, double sigma, const std::string &prefix,
+                                 lab::Checks &checks, lab::Cublas *cublas)
   {
+    const LambdaChoice lambda = choose_lambda(settings, psf, degraded, sigma);
+    std::printf("    lambda %g: %s\n", lambda.lambda, lambda.how.c_str());
     const std::string folder = settings.options.out + "/step-5";
     lab::prepare_output_folder(folder + "/images");
-    if (settings.options.wants_float())
-      write_images(folder + "/images", prefix + "_float", original, degraded,
-                   restore_image<float>(settings, psf, original, degraded, true, "float", checks, cublas));
-    if (settings.options.wants_double())
-      write_images(folder + "/images", prefix + "_double", original, degraded,
-                   restore_image<double>(settings, psf, original, degraded, !settings.options.wants_float(), "double",
-                                         checks, cublas));
+    for (const std::string precision : {"float", "double"})
+      {
+        if (!(precision == "float" ? settings.options.wants_float() : settings.options.wants_double()))
+          continue;
+        const bool first = precision == "float" || !settings.options.wants_float();
+        const std::vector<MethodResult> results =
+          precision == "float"
+            ? restore_image<float>(settings, psf, original, degraded, lambda.lambda, first, precision, checks, cublas)
+            : restore_image<double>(settings, psf, original, degraded, lambda.lambda, first, precision, checks, cublas);
+        write_images(folder + "/images", prefix + "_" + precision, original, degraded, results);
+        Tables tables;
+        tables.add(lambda.lambda, original, degraded, results);
+        write_tables(tables, settings, psf, folder + "/" + prefix + "_", precision);
+      }
   }
 
   // --image FILE: degraded here, by the PSF and the noise asked for.
@@ -377,13 +441,16 @@ namespace step5
     const lab::Matrix<double> original = lab::read_pgm(settings.image_file);
     check_psf(psf, original.rows(), original.cols());
     std::printf("\n%s (%d x %d)\n", settings.image_file.c_str(), original.cols(), original.rows());
-    restore_in_each_precision(settings, psf, original, degrade(original, psf, noise, settings.seed), "image", checks,
+    const lab::Matrix<double> degraded = degrade(original, psf, noise, settings.seed);
+    restore_in_each_precision(settings, psf, original, degraded, noise_level(psf, original, degraded), "image", checks,
                               cublas);
   }
 
   // --degraded FILE with --psf: degraded elsewhere, restored here, with the PSNR
-  // against --reference when it is given.
-  void restore_degraded_file(const Settings &settings, const Psf &psf, lab::Checks &checks, lab::Cublas *cublas)
+  // against --reference when it is given; --noise gaussian:SIGMA, if given, is the
+  // noise level the discrepancy principle uses.
+  void restore_degraded_file(const Settings &settings, const Psf &psf, const Noise &noise, lab::Checks &checks,
+                             lab::Cublas *cublas)
   {
     const lab::Matrix<double> degraded = lab::read_pgm(settings.degraded_file);
     lab::Matrix<double> reference;
@@ -396,9 +463,9 @@ namespace step5
                                std::to_string(degraded.cols()) + " x " + std::to_string(degraded.rows()));
       }
     check_psf(psf, degraded.rows(), degraded.cols());
-    std::printf("\nrestoring %s (%d x %d) with psf %s, lambda %g\n", settings.degraded_file.c_str(), degraded.cols(),
-                degraded.rows(), psf.name.c_str(), settings.lambda);
-    restore_in_each_precision(settings, psf, reference, degraded, "restored", checks, cublas);
+    std::printf("\nrestoring %s (%d x %d) with psf %s\n", settings.degraded_file.c_str(), degraded.cols(),
+                degraded.rows(), psf.name.c_str());
+    restore_in_each_precision(settings, psf, reference, degraded, noise.amount, "restored", checks, cublas);
   }
 
   // @sect3{The phantom at every size}
@@ -448,8 +515,15 @@ int main(int argc, char **argv)
   app.add_option("--noise", settings.noise, "none, gaussian:SIGMA or salt-and-pepper:DENSITY")
     ->type_name("NOISE")
     ->capture_default_str();
-  app.add_option("--lambda", settings.lambda, "The regularisation weight (>= 0)")
-    ->check(CLI::NonNegativeNumber)
+  app.add_option("--lambda", settings.lambda,
+                 "The regularisation weight: a number >= 0, or chosen for each image by gcv (generalised "
+                 "cross-validation) or discrepancy (the discrepancy principle with the noise's level)")
+    ->type_name("LAMBDA")
+    ->check([](const std::string &text) {
+      return is_lambda_rule(text) || !std::isnan(lambda_number(text))
+               ? std::string()
+               : "'" + text + "' is neither a number >= 0 nor gcv or discrepancy";
+    })
     ->capture_default_str();
   app.add_option("--seed", settings.seed, "Seed of the noise")->capture_default_str();
   auto *image = app.add_option("--image", settings.image_file, "Restore this PGM image instead of the phantom")
@@ -472,16 +546,22 @@ int main(int argc, char **argv)
     const Noise noise = parse_noise(settings.noise);
     if (!settings.degraded_file.empty() && app.get_option("--psf")->count() == 0)
       throw lab::bad_input("--degraded needs --psf: the PSF the image was blurred with");
+    if (settings.lambda == "discrepancy" && !settings.degraded_file.empty() &&
+        (app.get_option("--noise")->count() == 0 || noise.kind != "gaussian" || noise.amount <= 0))
+      throw lab::bad_input("--lambda discrepancy with --degraded needs the noise's level: --noise gaussian:SIGMA");
+    if (settings.lambda == "discrepancy" && settings.degraded_file.empty() && noise.kind == "none")
+      throw lab::bad_input("--lambda discrepancy needs noise to measure, and --noise none adds none: use gcv or a "
+                           "number");
     settings.device = lab::select_device(settings.options.cpu_only);
     settings.use_gpu = settings.device.present;
     std::printf("model: g = H f + noise, H = convolution with the psf (centre rows/2, cols/2), zero boundary\n");
-    std::printf("psf: %s; noise: %s (seed %llu); lambda %g; images: %s\n", psf.name.c_str(), settings.noise.c_str(),
-                static_cast<unsigned long long>(settings.seed), settings.lambda,
+    std::printf("psf: %s; noise: %s (seed %llu); lambda: %s; images: %s\n", psf.name.c_str(), settings.noise.c_str(),
+                static_cast<unsigned long long>(settings.seed), settings.lambda.c_str(),
                 lab::have_png() ? "PGM and PNG" : "PGM (no libpng: no PNG)");
     std::unique_ptr<lab::Cublas> cublas = settings.use_gpu ? std::make_unique<lab::Cublas>() : nullptr;
     lab::Checks checks;
     if (!settings.degraded_file.empty())
-      restore_degraded_file(settings, psf, checks, cublas.get());
+      restore_degraded_file(settings, psf, noise, checks, cublas.get());
     else if (!settings.image_file.empty())
       restore_image_file(settings, psf, noise, checks, cublas.get());
     else

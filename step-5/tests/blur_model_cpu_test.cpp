@@ -667,7 +667,7 @@ TEST_CASE("step-5 CPU: PSF descriptions that cannot be used are refused, naming 
       CAPTURE(description);
       const std::string message = refusal_of([&] { step5::parse_psf(description); });
       CHECK(contains(message, "'" + description + "'"));
-      CHECK(contains(message, "gaussian:SIGMA:SIZE, box:SIZE, motion:LENGTH:ANGLE, sharpen or sharpen:ALPHA"));
+      CHECK(contains(message, "gaussian:SIGMA:SIZE, box:SIZE, motion:LENGTH:ANGLE, trail:LENGTH:ANGLE, sharpen or sharpen:ALPHA"));
       CHECK(!contains(message, "\n"));
     }
   CHECK(contains(refusal_of([] { step5::parse_psf("gaussian:-1:5"); }), "sigma must be a number > 0, not -1"));

@@ -1,0 +1,169 @@
+# step-5: deblurring, the dense pipelines against cuSOLVER, CG and the FFT filters.
+#
+#   gnuplot -e "dir='results/local/step-5'" step-5/plot.gp      (make plots does this)
+#
+# Reads dir/times_<precision>.dat, dir/stages_<precision>.dat, dir/quality_<precision>.dat
+# and the images under dir/images (whichever exist), and writes into dir, each as .png
+# and .svg (the image figures as .png only):
+#   step-5_times       time of every method against the number of unknowns n = s²,
+#                      one panel per precision (log-log)
+#   step-5_stages      where the dense pipelines spend their time at the largest size
+#                      that ran them: one stacked bar per pipeline, one panel per
+#                      precision
+#   step-5_phantom     the phantom at side 128 (or the largest side there is) in
+#                      float: original, degraded and each method, PSNR in the titles
+#   step-5_image       the same for an image of your own (step-5 --image), if present
+# Columns are found by name (common/plot/tables.gp), so methods can be added in
+# step-5.cu without touching this script.
+if (!exists("dir")) dir = "results/local/step-5"
+load system("dirname '" . ARG0 . "'") . "/../common/plot/tables.gp"
+
+file_of(name, f) = dir . "/" . name . "_" . precision(f) . ".dat"
+tables = has(file_of("times", 1)) + has(file_of("times", 2))
+if (tables == 0) { print "step-5/plot.gp: no tables in " . dir; exit }
+gpu = gpu_of(file_of("times", has(file_of("times", 1)) ? 1 : 2))
+
+set datafile missing "NaN"
+set grid
+set style data linespoints
+do_png = "set terminal pngcairo size 650 * panels + 100, 560 enhanced font ',11'"
+do_svg = "set terminal svg size 650 * panels + 100, 560 enhanced font ',11' dynamic"
+
+# The methods' names as the console prints them, from their column names.
+label(c) = (c eq "dense_course_solve" ? "dense, step-4's kernels, two solves" : \
+            c eq "dense_course_inverse" ? "dense, step-4's kernels, inverse (thesis)" : \
+            c eq "dense_cublas_solve" ? "dense, cuBLAS, two solves" : \
+            c eq "dense_cublas_inverse" ? "dense, cuBLAS, inverse (thesis)" : \
+            c eq "dense_cusolver" ? "dense, cuBLAS SYRK + cuSOLVER" : \
+            c eq "cg" ? "conjugate gradients, matrix-free" : \
+            c eq "fft_periodic" ? "FFT filter, periodic" : \
+            c eq "fft_mirrored" ? "FFT filter, mirrored" : \
+            c eq "gauss_seidel" ? "Gauss-Seidel (CPU, double)" : c)
+
+# ---------------------------------------------------------------- 1: times
+panels = tables
+do for [terminal in "png svg"] {
+  eval (terminal eq "png" ? do_png : do_svg)
+  set output dir . "/step-5_times." . terminal
+  set logscale xy
+  set format x "%.0s%c"
+  set format y "10^{%L}"
+  set xlabel "unknowns n = s^2 (an s x s image)"
+  set ylabel "time (ms)"
+  set key inside top left noenhanced spacing 1.1 font ",10"
+  set offsets 0, 0, graph 0.3, 0
+  set multiplot layout 1,panels title "step-5: time to restore an image, every method (GPU: " . gpu . ")"
+  do for [f = 1:2] {
+    file = file_of("times", f)
+    if (has(file)) {
+      set title precision(f)
+      cols = cols_of(file)
+      first = index_of(cols, "cols") + 1
+      list = with_data(file, first, words(cols))
+      plot for [c in list] file using 1:(column(c + 0)) title label(no_ms(word(cols, c + 0))) \
+           lc rgb colour(c - first + 1) pt marker(c - first + 1) lw 2
+    }
+  }
+  unset multiplot
+  unset logscale; unset offsets; set format x; set format y
+}
+
+# ---------------------------------------------------------------- 2: stages
+# One bar per pipeline at the largest n that has the course's stages; the stages
+# stacked in the order they run. The table has one row per size and one column per
+# pipeline and stage, so the bars' data are gathered into a datablock first.
+stages = "build normal factor invert inverse apply solve"
+stage_label(s) = (s eq "build" ? "build H" : s eq "normal" ? "A = H^TH + {/Symbol l}I" : \
+                  s eq "factor" ? "Cholesky" : s eq "invert" ? "X = L^{-1}" : \
+                  s eq "inverse" ? "A^{-1} = X^TX" : s eq "apply" ? "f = A^{-1}b" : "two solves")
+pipelines = "course course cublas cublas cusolver"
+routes = "solve inverse solve inverse solve"
+bar_label(b) = (b == 1 ? "step-4, solves" : b == 2 ? "step-4, inverse" : b == 3 ? "cuBLAS, solves" : \
+                b == 4 ? "cuBLAS, inverse" : "cuSOLVER")
+# Stages of the solve route: build, normal, factor, solve; of the inverse route: build,
+# normal, factor, invert, inverse, apply.
+in_route(s, r) = (r eq "solve" ? (s eq "invert" || s eq "inverse" || s eq "apply" ? 0 : 1) : (s eq "solve" ? 0 : 1))
+last_row(file, c) = system(sprintf("awk '!/^#/ && NF && tolower($%d) !~ /nan/ { r = $0 } END { print r }' '%s'", c, file))
+panels = 0
+do for [f = 1:2] { if (has(file_of("stages", f))) { panels = panels + 1 } }
+do for [terminal in "png svg"] {
+  eval (terminal eq "png" ? do_png : do_svg)
+  set output dir . "/step-5_stages." . terminal
+  set style data histograms
+  set style histogram rowstacked
+  set style fill solid 0.85 border -1
+  set boxwidth 0.6
+  set ylabel "time (ms)"
+  unset xlabel
+  set key outside right top enhanced font ",10"
+  set xtics rotate by -20 noenhanced
+  set multiplot layout 1,panels title "step-5: the dense pipelines stage by stage (GPU: " . gpu . ")"
+  do for [f = 1:2] {
+    file = file_of("stages", f)
+    if (has(file)) {
+      cols = cols_of(file)
+      row = last_row(file, index_of(cols, "course_factor_ms"))
+      set title sprintf("%s, n = %d (a %d x %d image)", precision(f), word(row, 1) + 0, word(row, 2) + 0, word(row, 3) + 0)
+      set print $bars
+      do for [b = 1:5] {
+        line = "\"" . bar_label(b) . "\""
+        do for [s in stages] {
+          c = index_of(cols, word(pipelines, b) . "_" . s . "_ms")
+          v = (c > 0 && in_route(s, word(routes, b))) ? word(row, c) : "0"
+          line = line . " " . (v eq "nan" || v eq "NaN" ? "0" : v)
+        }
+        print line
+      }
+      unset print
+      plot for [i = 1:7] $bars using i + 1:xtic(1) title stage_label(word(stages, i)) lc rgb colour(i)
+      undefine $bars
+    }
+  }
+  unset multiplot
+  set style data linespoints
+  set xtics norotate
+}
+
+# ---------------------------------------------------------------- 3: images
+# A grid of the images of one restoration, each titled with its PSNR (from the
+# quality table) where the original is known.
+set terminal pngcairo size 1300, 700 enhanced font ',11'
+unset key; unset tics; unset border; unset colorbox; unset xlabel; unset ylabel
+set size ratio -1
+set palette gray
+set datafile missing "NaN"
+picture_methods = "original degraded dense_course_solve dense_course_inverse dense_cusolver cg fft_periodic fft_mirrored"
+psnr_in(file, rows, name) = system(sprintf("awk -v want=%d -v name=%s '/^# n / { for (i = 2; i <= NF; ++i) if ($i == name \"_psnr\") c = i - 1 } !/^#/ && NF && $2 == want { print $c }' '%s'", rows, name, file))
+picture_title(m, psnr) = (m eq "original" ? "original" : \
+                          sprintf("%s\n%s", (m eq "degraded" ? "degraded" : label(m)), \
+                                  (psnr eq "" || psnr eq "nan" ? "" : sprintf("PSNR %.2f dB", psnr + 0))))
+# figure(output, prefix of the images, quality table, rows of the image, heading)
+do for [figure = 1:2] {
+  if (figure == 1) {
+    quality = file_of("quality", 1)
+    sides = has(quality) ? system(sprintf("awk '!/^#/ && NF { print $2 }' '%s'", quality)) : ""
+    side = 0
+    do for [s in sides] { if (s + 0 <= 128 && s + 0 > side) { side = s + 0 } }
+    stem = dir . "/images/" . sprintf("s%03d_float_", side)
+    output = dir . "/step-5_phantom.png"
+    heading = sprintf("step-5: the %d x %d phantom, float", side, side)
+  } else {
+    quality = dir . "/image_quality_float.dat"
+    side = has(quality) ? system(sprintf("awk '!/^#/ && NF { print $2 }' '%s'", quality)) + 0 : 0
+    stem = dir . "/images/image_float_"
+    output = dir . "/step-5_image.png"
+    heading = "step-5: an image of your own (--image), float"
+  }
+  if (side > 0 && has(stem . "original.png")) {
+    set output output
+    set multiplot layout 2,4 title heading . " (GPU: " . gpu . ")"
+    do for [m in picture_methods] {
+      picture = stem . m . ".png"
+      if (has(picture)) {
+        set title picture_title(m, m eq "original" ? "" : psnr_in(quality, side, m)) noenhanced
+        plot picture binary filetype=png with rgbimage
+      }
+    }
+    unset multiplot
+  }
+}

@@ -1,0 +1,414 @@
+// CPU tests of the choice of λ: the 2-D transform against its defining sum and
+// Parseval's identity, the PSF's eigenvalues against a periodic blur computed pixel by
+// pixel, the residual, the trace and G from the spectrum against the same quantities
+// computed with dense matrices, the discrepancy principle meeting its target, both
+// rules choosing a λ near the best one on a blurred, noisy phantom, the ends of the
+// range, and the refusals.
+#include "lambda_choice.h"
+#include "psf.h"
+
+#include <lab/program.h>
+#include <lab/random.h>
+#include <lab/test_images.h>
+#include <lab_catch.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace
+{
+  using step5::Psf;
+  using Complex = std::complex<double>;
+  using Image = lab::Matrix<double>;
+
+  constexpr double pi = 3.14159265358979323846;
+
+  // A PSF from its rows (row 0 on top), as a PSF file would give it.
+  Psf psf_of(const std::vector<std::vector<double>> &rows, const std::string &name)
+  {
+    Psf psf{Image(int(rows.size()), int(rows[0].size())), name};
+    for (int u = 0; u < psf.rows(); ++u)
+      for (int v = 0; v < psf.cols(); ++v)
+        psf.taps(u, v) = rows[u][v];
+    return psf;
+  }
+
+  // Odd, even and non-square shapes, none symmetric, so that a flipped or shifted
+  // weight shows up.
+  std::vector<Psf> shape_test_psfs()
+  {
+    return {psf_of({{1.0}}, "1x1"),
+            psf_of({{0.1, 0.2}, {0.3, 0.4}}, "2x2"),
+            psf_of({{0.0, 0.1, 0.05}, {0.2, 0.3, 0.1}, {0.05, 0.15, 0.05}}, "3x3"),
+            psf_of({{0.1, 0.2, 0.3, 0.05, 0.02}, {0.03, 0.1, 0.05, 0.1, 0.05}}, "2x5"),
+            psf_of({{0.1, 0.2, 0.0}, {0.05, 0.3, 0.1}, {0.02, 0.04, 0.06}, {0.03, 0.05, 0.05}}, "4x3")};
+  }
+
+  Image random_image(int rows, int cols, std::uint64_t seed)
+  {
+    lab::Random random(seed);
+    Image image(rows, cols);
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c)
+        image(r, c) = random.uniform(-1, 1);
+    return image;
+  }
+
+  int wrapped(int i, int size) { return (i % size + size) % size; }
+
+  // The blur of blur_model.h with wrap-around instead of a zero boundary, pixel by
+  // pixel: a pixel that reaches past an edge reads the opposite edge.
+  Image periodic_blur(const Psf &psf, const Image &f)
+  {
+    Image g(f.rows(), f.cols());
+    for (int r = 0; r < f.rows(); ++r)
+      for (int c = 0; c < f.cols(); ++c)
+        for (int u = 0; u < psf.rows(); ++u)
+          for (int v = 0; v < psf.cols(); ++v)
+            g(r, c) += psf.taps(u, v) *
+                       f(wrapped(r - u + psf.centre_row(), f.rows()), wrapped(c - v + psf.centre_col(), f.cols()));
+    return g;
+  }
+
+  // The 2-D transform straight from its definition, each exponential from its own
+  // angle: n² terms.
+  std::vector<Complex> defining_sum(const Image &x)
+  {
+    const int rows = x.rows(), cols = x.cols();
+    std::vector<Complex> x_hat(static_cast<std::size_t>(rows) * cols);
+    for (int k = 0; k < rows; ++k)
+      for (int l = 0; l < cols; ++l)
+        for (int r = 0; r < rows; ++r)
+          for (int c = 0; c < cols; ++c)
+            x_hat[k * cols + l] += x(r, c) * std::polar(1.0, -2 * pi * (double(k) * r / rows + double(l) * c / cols));
+    return x_hat;
+  }
+
+  double sum_of_squares(const Image &x)
+  {
+    double sum = 0;
+    for (int r = 0; r < x.rows(); ++r)
+      for (int c = 0; c < x.cols(); ++c)
+        sum += x(r, c) * x(r, c);
+    return sum;
+  }
+
+  double max_difference(const std::vector<Complex> &a, const std::vector<Complex> &b)
+  {
+    REQUIRE(a.size() == b.size());
+    double largest = 0;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      largest = std::max(largest, std::abs(a[i] - b[i]));
+    return largest;
+  }
+
+  // @sect3{Dense matrices for a tiny image}
+  //
+  // The n × n matrix of the periodic blur, column j the blur of the j-th unit image.
+  Image periodic_blur_matrix(const Psf &psf, int rows, int cols)
+  {
+    const int n = rows * cols;
+    Image h(n, n);
+    for (int j = 0; j < n; ++j)
+      {
+        Image unit(rows, cols);
+        unit(j / cols, j % cols) = 1;
+        const Image column = periodic_blur(psf, unit);
+        for (int i = 0; i < n; ++i)
+          h(i, j) = column(i / cols, i % cols);
+      }
+    return h;
+  }
+
+  Image product(const Image &a, const Image &b)
+  {
+    Image c(a.rows(), b.cols());
+    for (int i = 0; i < a.rows(); ++i)
+      for (int k = 0; k < a.cols(); ++k)
+        for (int j = 0; j < b.cols(); ++j)
+          c(i, j) += a(i, k) * b(k, j);
+    return c;
+  }
+
+  // Solves A X = B for a symmetric positive definite A by Cholesky, A = LLᵀ, for all
+  // the columns of B at once.
+  Image cholesky_solve(Image a, Image b)
+  {
+    const int n = a.rows();
+    for (int j = 0; j < n; ++j)
+      {
+        for (int k = 0; k < j; ++k)
+          a(j, j) -= a(j, k) * a(j, k);
+        REQUIRE(a(j, j) > 0);
+        a(j, j) = std::sqrt(a(j, j));
+        for (int i = j + 1; i < n; ++i)
+          {
+            for (int k = 0; k < j; ++k)
+              a(i, j) -= a(i, k) * a(j, k);
+            a(i, j) /= a(j, j);
+          }
+      }
+    for (int col = 0; col < b.cols(); ++col)
+      {
+        for (int i = 0; i < n; ++i)
+          {
+            for (int k = 0; k < i; ++k)
+              b(i, col) -= a(i, k) * b(k, col);
+            b(i, col) /= a(i, i);
+          }
+        for (int i = n - 1; i >= 0; --i)
+          {
+            for (int k = i + 1; k < n; ++k)
+              b(i, col) -= a(k, i) * b(k, col);
+            b(i, col) /= a(i, i);
+          }
+      }
+    return b;
+  }
+
+  // An image as the n × 1 vector of its pixels, row by row.
+  Image stacked(const Image &image)
+  {
+    Image vector(image.rows() * image.cols(), 1);
+    for (int r = 0; r < image.rows(); ++r)
+      for (int c = 0; c < image.cols(); ++c)
+        vector(r * image.cols() + c, 0) = image(r, c);
+    return vector;
+  }
+
+  // @sect3{The periodic restoration, through the transform}
+  //
+  // ‖f_λ − f‖ for the periodic Tikhonov restoration f̂_λ = conj(p̂) ĝ / (|p̂|² + λ),
+  // computed over the frequencies (Parseval, tested below) from the transforms of the
+  // PSF, of g and of the true f.
+  struct PeriodicRestoration
+  {
+    std::vector<Complex> p_hat, g_hat, f_hat;
+
+    double error(double lambda) const
+    {
+      double sum = 0;
+      for (std::size_t k = 0; k < p_hat.size(); ++k)
+        sum += std::norm(std::conj(p_hat[k]) * g_hat[k] / (std::norm(p_hat[k]) + lambda) - f_hat[k]);
+      return std::sqrt(sum / double(p_hat.size()));
+    }
+
+    // For images in [0, 1]: 10 log10(1 / MSE), MSE = ‖f_λ − f‖² / n.
+    double psnr(double lambda) const
+    {
+      const double e = error(lambda);
+      return 10 * std::log10(double(p_hat.size()) / (e * e));
+    }
+  };
+
+  bool nearly_equal(double a, double b, double relative)
+  {
+    return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));
+  }
+
+  bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
+
+  // The message of the lab::bad_input that @p f throws, or "<no exception>".
+  template <typename F>
+  std::string refusal_of(F &&f)
+  {
+    try
+      {
+        f();
+      }
+    catch (const lab::bad_input &refusal)
+      {
+        return refusal.what();
+      }
+    return "<no exception>";
+  }
+
+  // The test problem of the step: the phantom, blurred (here with wrap-around), with
+  // Gaussian noise of 0.01.
+  struct Phantom
+  {
+    Psf psf = step5::gaussian_psf(1.5, 9);
+    Image f = lab::shepp_logan(128);
+    Image g = lab::add_gaussian_noise(periodic_blur(psf, f), 0.01, 2024);
+  };
+} // namespace
+
+// @sect3{The transform}
+TEST_CASE("step-5 CPU: the 2-D DFT equals its defining sum and keeps Parseval's identity")
+{
+  for (const auto &[rows, cols] : std::vector<std::pair<int, int>>{{5, 7}, {1, 1}, {1, 6}, {4, 1}, {6, 4}, {9, 8}})
+    {
+      CAPTURE(rows, cols);
+      const Image x = random_image(rows, cols, 17);
+      const std::vector<Complex> x_hat = step5::dft_2d(x);
+      CHECK(max_difference(x_hat, defining_sum(x)) <= 1e-13 * rows * cols);
+      double spectrum_energy = 0;
+      for (const Complex &value : x_hat)
+        spectrum_energy += std::norm(value);
+      CHECK(nearly_equal(spectrum_energy / (rows * cols), sum_of_squares(x), 1e-13));
+    }
+}
+
+TEST_CASE("step-5 CPU: the periodic blur multiplies the transform by the PSF's eigenvalues")
+{
+  std::vector<Psf> psfs = shape_test_psfs();
+  psfs.push_back(step5::trail_psf(3, 30));
+  for (const Psf &psf : psfs)
+    for (const auto &[rows, cols] : std::vector<std::pair<int, int>>{{7, 11}, {8, 6}, {5, 5}})
+      {
+        CAPTURE(psf.name, rows, cols);
+        const Image f = random_image(rows, cols, 23);
+        const std::vector<Complex> p_hat = step5::periodic_blur_eigenvalues(psf, rows, cols);
+        std::vector<Complex> expected = step5::dft_2d(f);
+        for (std::size_t k = 0; k < expected.size(); ++k)
+          expected[k] *= p_hat[k];
+        CHECK(max_difference(step5::dft_2d(periodic_blur(psf, f)), expected) <= 1e-13 * rows * cols);
+      }
+}
+
+// @sect3{The sums over frequencies}
+TEST_CASE("step-5 CPU: residual, trace and G from the spectrum equal their dense computation")
+{
+  // A 6 × 5 image: H is 30 × 30. f_λ = (HᵀH + λI)⁻¹Hᵀg and the influence matrix
+  // A = H (HᵀH + λI)⁻¹Hᵀ are formed as matrices.
+  const int rows = 6, cols = 5, n = rows * cols;
+  for (const Psf &psf : {psf_of({{0.0, 0.5, 0.3}, {0.1, 0.0, 0.1}}, "2x3"), step5::gaussian_psf(1, 3),
+                         step5::trail_psf(3, 30)})
+    for (double lambda : {1e-4, 1e-2, 0.3, 5.0})
+      {
+        CAPTURE(psf.name, lambda);
+        const Image g = random_image(rows, cols, 31);
+        const Image h = periodic_blur_matrix(psf, rows, cols), h_t = lab::transposed(h);
+        Image normal = product(h_t, h);
+        for (int i = 0; i < n; ++i)
+          normal(i, i) += lambda;
+        const Image f_lambda = cholesky_solve(normal, product(h_t, stacked(g)));
+        const Image fitted = product(h, f_lambda);
+        double residual = 0;
+        for (int i = 0; i < n; ++i)
+          residual += (fitted(i, 0) - g(i / cols, i % cols)) * (fitted(i, 0) - g(i / cols, i % cols));
+        const Image influence = product(h, cholesky_solve(normal, h_t));
+        double trace = n;
+        for (int i = 0; i < n; ++i)
+          trace -= influence(i, i);
+
+        const step5::PeriodicSpectrum spectrum(psf, g);
+        CHECK(spectrum.pixels() == n);
+        CHECK(nearly_equal(spectrum.residual_norm2(lambda), residual, 1e-10));
+        CHECK(nearly_equal(spectrum.residual_trace(lambda), trace, 1e-10));
+        CHECK(nearly_equal(spectrum.gcv(lambda), n * residual / (trace * trace), 1e-10));
+      }
+}
+
+// @sect3{The discrepancy principle}
+TEST_CASE("step-5 CPU: the discrepancy principle makes the residual n tau^2 sigma^2")
+{
+  // The phantom with noise 0.01, and a smaller one with noise 0.02; σ from a little
+  // below the noise that is there to a little above.
+  const Phantom phantom;
+  const Image small = lab::add_gaussian_noise(periodic_blur(phantom.psf, lab::shepp_logan(40)), 0.02, 5);
+  const std::vector<std::pair<double, std::string>> phantom_sigmas = {{0.007, "0.007"}, {0.01, "0.01"}, {0.015, "0.015"}};
+  const std::vector<std::pair<double, std::string>> small_sigmas = {{0.014, "0.014"}, {0.02, "0.02"}, {0.03, "0.03"}};
+  for (const auto &[g, sigmas] : {std::make_pair(&phantom.g, phantom_sigmas), std::make_pair(&small, small_sigmas)})
+    for (const auto &[sigma, sigma_text] : sigmas)
+      for (double tau : {1.0, 1.2})
+        {
+          CAPTURE(g->rows(), sigma, tau);
+          const step5::LambdaChoice choice = step5::choose_lambda_by_discrepancy(phantom.psf, *g, sigma, tau);
+          CAPTURE(choice.lambda, choice.how);
+          CHECK(choice.lambda > step5::smallest_lambda);
+          CHECK(choice.lambda < step5::largest_lambda);
+          const step5::PeriodicSpectrum spectrum(phantom.psf, *g);
+          CHECK(nearly_equal(spectrum.residual_norm2(choice.lambda), tau * tau * spectrum.pixels() * sigma * sigma,
+                             1e-6));
+          CHECK(contains(choice.how, "discrepancy"));
+          CHECK(contains(choice.how, "sigma = " + sigma_text));
+          CHECK(contains(choice.how, "tau = 1.2") == (tau != 1));
+        }
+}
+
+TEST_CASE("step-5 CPU: where no lambda meets the target, the end of the range, said so")
+{
+  const Phantom phantom;
+  // Noise far stronger than the image: even λ = 100 fits better than that.
+  const step5::LambdaChoice large = step5::choose_lambda_by_discrepancy(phantom.psf, phantom.g, 10);
+  CHECK(large.lambda == step5::largest_lambda);
+  CHECK(contains(large.how, "end of the range"));
+  // A σ far below the noise that is there: even λ = 10⁻¹⁰ fits worse.
+  const step5::LambdaChoice small = step5::choose_lambda_by_discrepancy(phantom.psf, phantom.g, 1e-9);
+  CHECK(small.lambda == step5::smallest_lambda);
+  CHECK(contains(small.how, "end of the range"));
+}
+
+// @sect3{Both rules on the phantom}
+//
+// The periodic restoration's error over a fine grid of λ (40 points per decade, none
+// of them on the grid that GCV searches first) gives the best λ; each rule's λ must restore nearly as well: a PSNR at most 1.5 dB below
+// the best (an error at most 1.19 times the best). G at the λ that GCV returns must
+// also be no larger than at any point of the fine grid.
+TEST_CASE("step-5 CPU: GCV and the discrepancy principle choose lambda near the best on the phantom")
+{
+  const Phantom phantom;
+  const PeriodicRestoration restoration{step5::periodic_blur_eigenvalues(phantom.psf, 128, 128),
+                                        step5::dft_2d(phantom.g), step5::dft_2d(phantom.f)};
+  const step5::PeriodicSpectrum spectrum(phantom.psf, phantom.g);
+  const step5::LambdaChoice gcv = step5::choose_lambda_by_gcv(phantom.psf, phantom.g);
+  const step5::LambdaChoice discrepancy = step5::choose_lambda_by_discrepancy(phantom.psf, phantom.g, 0.01);
+
+  double best_lambda = 0, best_error = std::numeric_limits<double>::infinity();
+  double smallest_gcv = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < 12 * 40; ++i)
+    {
+      const double lambda = std::pow(10.0, -10 + (i + 0.5) / 40.0);
+      if (restoration.error(lambda) < best_error)
+        {
+          best_error = restoration.error(lambda);
+          best_lambda = lambda;
+        }
+      smallest_gcv = std::min(smallest_gcv, spectrum.gcv(lambda));
+    }
+
+  CAPTURE(best_lambda, restoration.psnr(best_lambda));
+  CAPTURE(gcv.lambda, restoration.psnr(gcv.lambda), gcv.how);
+  CAPTURE(discrepancy.lambda, restoration.psnr(discrepancy.lambda), discrepancy.how);
+  CHECK(contains(gcv.how, "cross-validation"));
+  CHECK(spectrum.gcv(gcv.lambda) <= smallest_gcv * (1 + 1e-12));
+  CHECK(restoration.psnr(gcv.lambda) >= restoration.psnr(best_lambda) - 1.5);
+  CHECK(restoration.psnr(discrepancy.lambda) >= restoration.psnr(best_lambda) - 1.5);
+  // The restoration itself is worth having: better than the blurred image.
+  Image difference(128, 128);
+  for (int r = 0; r < 128; ++r)
+    for (int c = 0; c < 128; ++c)
+      difference(r, c) = phantom.g(r, c) - phantom.f(r, c);
+  CHECK(best_error < std::sqrt(sum_of_squares(difference)));
+}
+
+// @sect3{Refusals}
+TEST_CASE("step-5 CPU: the choice of lambda refuses sigma <= 0, NaN, a non-finite pixel and a PSF too large")
+{
+  const Psf psf = step5::gaussian_psf(1, 3);
+  const Image g = random_image(8, 9, 41);
+  const double nan = std::numeric_limits<double>::quiet_NaN(), infinity = std::numeric_limits<double>::infinity();
+  for (double sigma : {0.0, -0.01, nan, infinity})
+    {
+      CAPTURE(sigma);
+      const std::string refusal = refusal_of([&] { step5::choose_lambda_by_discrepancy(psf, g, sigma); });
+      CHECK(contains(refusal, "sigma > 0"));
+      CHECK(!contains(refusal, "\n"));
+    }
+  for (double tau : {0.0, nan})
+    CHECK(contains(refusal_of([&] { step5::choose_lambda_by_discrepancy(psf, g, 0.01, tau); }), "tau > 0"));
+
+  Image bad = g;
+  bad(3, 4) = nan;
+  CHECK(contains(refusal_of([&] { step5::choose_lambda_by_gcv(psf, bad); }), "non-finite pixel at (3, 4)"));
+  CHECK(contains(refusal_of([&] { step5::choose_lambda_by_discrepancy(psf, bad, 0.01); }), "non-finite pixel"));
+  CHECK(contains(refusal_of([&] { step5::choose_lambda_by_gcv(psf, Image()); }), "empty image"));
+  CHECK(contains(refusal_of([&] { step5::choose_lambda_by_gcv(step5::gaussian_psf(1, 9), g); }), "larger than"));
+}

@@ -23,17 +23,7 @@ namespace step3
     void product(const lab::Gemm<T> &gemm, cudaStream_t stream, lab::GemmShape shape, T alpha, const T *a,
                  int lda, const T *b, int ldb, T beta, T *c, int ldc)
     {
-      lab::GemmArgs<T> g;
-      g.shape = shape;
-      g.alpha = alpha;
-      g.beta = beta;
-      g.a = a;
-      g.lda = lda;
-      g.b = b;
-      g.ldb = ldb;
-      g.c = c;
-      g.ldc = ldc;
-      gemm(g, stream);
+      gemm(lab::gemm_args(shape, alpha, a, lda, b, ldb, beta, c, ldc), stream);
     }
   } // namespace
 

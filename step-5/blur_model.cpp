@@ -1,6 +1,7 @@
 #include "blur_model.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <vector>
 
@@ -170,5 +171,14 @@ namespace step5
       for (int c = 0; c < a.image_cols; ++c)
         y(r, c) = apply_row(a, x, r, c);
     return y;
+  }
+
+  double norm(const lab::Matrix<double> &x)
+  {
+    double sum = 0;
+    for (int r = 0; r < x.rows(); ++r)
+      for (int c = 0; c < x.cols(); ++c)
+        sum += x(r, c) * x(r, c);
+    return std::sqrt(sum);
   }
 } // namespace step5

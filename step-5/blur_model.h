@@ -81,4 +81,7 @@ namespace step5
   // One entry of A x: row (r, c) of A times x, the left-hand side of the equation
   // that Gauss–Seidel (gauss_seidel.h) solves for pixel (r, c).
   double apply_row(const NormalStencil &a, const lab::Matrix<double> &x, int r, int c);
+
+  // ‖x‖, the Euclidean norm of an image read as the vector of its pixels.
+  double norm(const lab::Matrix<double> &x);
 } // namespace step5

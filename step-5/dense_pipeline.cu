@@ -72,22 +72,6 @@ namespace step5
       a[static_cast<long>(i) * n + i] += lambda;
   }
 
-  template <typename T>
-  lab::GemmArgs<T> product_args(lab::GemmShape shape, const T *a, int lda, const T *b, int ldb, T *c, int ldc)
-  {
-    lab::GemmArgs<T> g;
-    g.shape = shape;
-    g.alpha = 1;
-    g.beta = 0;
-    g.a = a;
-    g.lda = lda;
-    g.b = b;
-    g.ldb = ldb;
-    g.c = c;
-    g.ldc = ldc;
-    return g;
-  }
-
   // Times the work of @p stage on the default stream into @p milliseconds.
   template <typename Stage>
   void timed(double &milliseconds, Stage &&stage)
@@ -113,8 +97,8 @@ namespace step5
         lower_gram(h_.data(), n, n, n, op, a_.data(), n, gemm, nullptr);
       add_to_diagonal_kernel<<<(n + 255) / 256, 256>>>(a_.data(), n, lambda);
       LAB_CHECK_LAUNCH();
-      gemm(product_args<T>({n, one_column, n, lab::Op::transpose, lab::Op::none}, h_.data(), n, g, one_column,
-                           b_.data(), one_column),
+      gemm(lab::gemm_args<T>({n, one_column, n, lab::Op::transpose, lab::Op::none}, 1, h_.data(), n, g, one_column, 0,
+                             b_.data(), one_column),
            nullptr);
     });
   }
@@ -179,8 +163,8 @@ namespace step5
     T *const inverse = h_.data();
     timed(times.inverse, [&] { step3::inverse_from_factor_inverse(x_.data(), n, n, inverse, n, gemm, nullptr); });
     timed(times.apply, [&] {
-      gemm(product_args<T>({n, one_column, n, lab::Op::none, lab::Op::none}, inverse, n, b_.data(), one_column,
-                           f_inverse, one_column),
+      gemm(lab::gemm_args<T>({n, one_column, n, lab::Op::none, lab::Op::none}, 1, inverse, n, b_.data(), one_column, 0,
+                             f_inverse, one_column),
            nullptr);
     });
     LAB_CHECK(cudaDeviceSynchronize());

@@ -8,15 +8,6 @@ namespace step5
 {
   namespace
   {
-    double norm(const lab::Matrix<double> &x)
-    {
-      double sum = 0;
-      for (int r = 0; r < x.rows(); ++r)
-        for (int c = 0; c < x.cols(); ++c)
-          sum += x(r, c) * x(r, c);
-      return std::sqrt(sum);
-    }
-
     double residual_norm(const NormalStencil &a, const lab::Matrix<double> &b, const lab::Matrix<double> &f)
     {
       double sum = 0;

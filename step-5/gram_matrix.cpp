@@ -31,19 +31,9 @@ namespace step5
   {
     // Every product here is rows of P times rows of P transposed: op(A) = P, op(B) = Pᵀ.
     const lab::Op other = op == lab::Op::none ? lab::Op::transpose : lab::Op::none;
-    lab::GemmArgs<T> g;
-    g.alpha = 1;
-    g.beta = 0;
-    g.lda = ldh;
-    g.ldb = ldh;
-    g.ldc = ldc;
     if (n <= leaf)
       {
-        g.shape = {n, n, k, op, other};
-        g.a = h;
-        g.b = h;
-        g.c = c;
-        gemm(g, stream);
+        gemm(lab::gemm_args<T>({n, n, k, op, other}, 1, h, ldh, h, ldh, 0, c, ldc), stream);
         return;
       }
     const int n1 = split(n, leaf), n2 = n - n1;
@@ -51,11 +41,9 @@ namespace step5
     lower_gram(row_of_p(h, ldh, op, n1), ldh, n2, k, op, c + static_cast<long>(n1) * ldc + n1, ldc, gemm, stream,
                leaf);
     // C₂₁ = P₂ P₁ᵀ, n2 × n1.
-    g.shape = {n2, n1, k, op, other};
-    g.a = row_of_p(h, ldh, op, n1);
-    g.b = h;
-    g.c = c + static_cast<long>(n1) * ldc;
-    gemm(g, stream);
+    gemm(lab::gemm_args<T>({n2, n1, k, op, other}, 1, row_of_p(h, ldh, op, n1), ldh, h, ldh, 0,
+                           c + static_cast<long>(n1) * ldc, ldc),
+         stream);
   }
 
   // cuBLAS is column-major: the row-major H it is given reads as M = Hᵀ, and the

@@ -48,15 +48,6 @@ namespace step5
     return 1e-10;
   }
 
-  double norm(const lab::Matrix<double> &x)
-  {
-    double sum = 0;
-    for (int r = 0; r < x.rows(); ++r)
-      for (int c = 0; c < x.cols(); ++c)
-        sum += x(r, c) * x(r, c);
-    return std::sqrt(sum);
-  }
-
   double backward_error(const Psf &psf, const lab::Matrix<double> &degraded, double lambda,
                         const lab::Matrix<double> &f)
   {

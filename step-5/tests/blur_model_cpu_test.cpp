@@ -7,6 +7,7 @@
 #include "blur_model.h"
 #include "gauss_seidel.h"
 #include "psf.h"
+#include "test_support.h"
 
 #include <lab/program.h>
 #include <lab/random.h>
@@ -25,35 +26,8 @@
 
 namespace
 {
-  using step5::Psf;
+  using namespace step5_test;
   using Image = lab::Matrix<double>;
-
-  // A PSF from its rows (row 0 on top), as a PSF file would give it.
-  Psf psf_of(const std::vector<std::vector<double>> &rows, const std::string &name)
-  {
-    Psf psf{Image(int(rows.size()), int(rows[0].size())), name};
-    for (int u = 0; u < psf.rows(); ++u)
-      for (int v = 0; v < psf.cols(); ++v)
-        psf.taps(u, v) = rows[u][v];
-    return psf;
-  }
-
-  // Odd, even and non-square shapes, none symmetric, so that a flipped or shifted
-  // weight shows up.
-  std::vector<Psf> shape_test_psfs()
-  {
-    return {psf_of({{1.0}}, "1x1"),
-            psf_of({{0.1, 0.2}, {0.3, 0.4}}, "2x2"),
-            psf_of({{0.0, 0.1, 0.05}, {0.2, 0.3, 0.1}, {0.05, 0.15, 0.05}}, "3x3"),
-            psf_of({{0.1, 0.2, 0.3, 0.05, 0.02}, {0.03, 0.1, 0.05, 0.1, 0.05}}, "2x5"),
-            psf_of({{0.1, 0.2, 0.0}, {0.05, 0.3, 0.1}, {0.02, 0.04, 0.06}, {0.03, 0.05, 0.05}}, "4x3"),
-            psf_of({{0.01, 0.02, 0.03, 0.04, 0.05},
-                    {0.06, 0.07, 0.08, 0.09, 0.10},
-                    {0.11, 0.12, 0.13, 0.14, 0.15},
-                    {0.16, 0.17, 0.18, 0.19, 0.20},
-                    {0.21, 0.22, 0.23, 0.24, 0.25}},
-                   "5x5")};
-  }
 
   // A streak that starts at the centre and runs right and down: a point that moved
   // away from where it was at the start of the exposure. Not symmetric under a half
@@ -195,29 +169,6 @@ namespace
         if (psf.taps(u, v) != psf.taps(psf.rows() - 1 - u, psf.cols() - 1 - v))
           return false;
     return true;
-  }
-
-  // |a − b| ≤ relative · max(|a|, |b|).
-  bool nearly_equal(double a, double b, double relative)
-  {
-    return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));
-  }
-
-  bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
-
-  // The message of the lab::bad_input that @p f throws, or "<no exception>".
-  template <typename F>
-  std::string refusal_of(F &&f)
-  {
-    try
-      {
-        f();
-      }
-    catch (const lab::bad_input &refusal)
-      {
-        return refusal.what();
-      }
-    return "<no exception>";
   }
 
   // A folder of its own for the PSF files of a test, removed at the end.

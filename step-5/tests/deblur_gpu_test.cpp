@@ -14,6 +14,7 @@
 #include "fft_filter.h"
 #include "gram_matrix.h"
 #include "psf.h"
+#include "test_support.h"
 
 #include <gemm_kernels.h> // step-4: step4::gemm
 
@@ -31,7 +32,7 @@
 
 namespace
 {
-  using step5::Psf;
+  using namespace step5_test;
 
   const char *precision_name(float) { return "float"; }
   const char *precision_name(double) { return "double"; }
@@ -40,28 +41,6 @@ namespace
   double epsilon()
   {
     return std::numeric_limits<T>::epsilon();
-  }
-
-  // A PSF from its rows (row 0 on top), as a PSF file would give it.
-  Psf psf_of(const std::vector<std::vector<double>> &rows, const std::string &name)
-  {
-    Psf psf{lab::Matrix<double>(int(rows.size()), int(rows[0].size())), name};
-    for (int u = 0; u < psf.rows(); ++u)
-      for (int v = 0; v < psf.cols(); ++v)
-        psf.taps(u, v) = rows[u][v];
-    return psf;
-  }
-
-  // PSFs of odd, even and non-square shapes, none symmetric, so that a flipped or
-  // shifted tap shows up.
-  std::vector<Psf> shape_test_psfs()
-  {
-    return {psf_of({{1.0}}, "1x1"),
-            psf_of({{0.1, 0.2}, {0.3, 0.4}}, "2x2"),
-            psf_of({{0.0, 0.1, 0.05}, {0.2, 0.3, 0.1}, {0.05, 0.15, 0.05}}, "3x3"),
-            psf_of({{0.1, 0.2, 0.3, 0.05, 0.02}, {0.03, 0.1, 0.05, 0.1, 0.05}}, "2x5"),
-            psf_of({{0.1, 0.2, 0.0}, {0.05, 0.3, 0.1}, {0.02, 0.04, 0.06}, {0.03, 0.05, 0.05}}, "4x3"),
-            step5::motion_psf(7, 30)};
   }
 
   // A random image with values in [0, 1].

@@ -6,6 +6,7 @@
 // range, and the refusals.
 #include "lambda_choice.h"
 #include "psf.h"
+#include "test_support.h"
 
 #include <lab/program.h>
 #include <lab/random.h>
@@ -23,32 +24,11 @@
 
 namespace
 {
-  using step5::Psf;
+  using namespace step5_test;
   using Complex = std::complex<double>;
   using Image = lab::Matrix<double>;
 
   constexpr double pi = 3.14159265358979323846;
-
-  // A PSF from its rows (row 0 on top), as a PSF file would give it.
-  Psf psf_of(const std::vector<std::vector<double>> &rows, const std::string &name)
-  {
-    Psf psf{Image(int(rows.size()), int(rows[0].size())), name};
-    for (int u = 0; u < psf.rows(); ++u)
-      for (int v = 0; v < psf.cols(); ++v)
-        psf.taps(u, v) = rows[u][v];
-    return psf;
-  }
-
-  // Odd, even and non-square shapes, none symmetric, so that a flipped or shifted
-  // weight shows up.
-  std::vector<Psf> shape_test_psfs()
-  {
-    return {psf_of({{1.0}}, "1x1"),
-            psf_of({{0.1, 0.2}, {0.3, 0.4}}, "2x2"),
-            psf_of({{0.0, 0.1, 0.05}, {0.2, 0.3, 0.1}, {0.05, 0.15, 0.05}}, "3x3"),
-            psf_of({{0.1, 0.2, 0.3, 0.05, 0.02}, {0.03, 0.1, 0.05, 0.1, 0.05}}, "2x5"),
-            psf_of({{0.1, 0.2, 0.0}, {0.05, 0.3, 0.1}, {0.02, 0.04, 0.06}, {0.03, 0.05, 0.05}}, "4x3")};
-  }
 
   Image random_image(int rows, int cols, std::uint64_t seed)
   {
@@ -206,28 +186,6 @@ namespace
       return 10 * std::log10(double(p_hat.size()) / (e * e));
     }
   };
-
-  bool nearly_equal(double a, double b, double relative)
-  {
-    return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));
-  }
-
-  bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
-
-  // The message of the lab::bad_input that @p f throws, or "<no exception>".
-  template <typename F>
-  std::string refusal_of(F &&f)
-  {
-    try
-      {
-        f();
-      }
-    catch (const lab::bad_input &refusal)
-      {
-        return refusal.what();
-      }
-    return "<no exception>";
-  }
 
   // The test problem of the step: the phantom, blurred (here with wrap-around), with
   // Gaussian noise of 0.01.

@@ -108,6 +108,24 @@ namespace lab
     }
   };
 
+  /// The arguments of C = α op(A) op(B) + β C in one call, for code that composes
+  /// products (a blocked algorithm calls many, each a line).
+  template <typename T>
+  GemmArgs<T> gemm_args(GemmShape shape, T alpha, const T *a, int lda, const T *b, int ldb, T beta, T *c, int ldc)
+  {
+    GemmArgs<T> g;
+    g.shape = shape;
+    g.alpha = alpha;
+    g.beta = beta;
+    g.a = a;
+    g.lda = lda;
+    g.b = b;
+    g.ldb = ldb;
+    g.c = c;
+    g.ldc = ldc;
+    return g;
+  }
+
   /// A matrix product on the GPU: called with the arguments and a stream, it enqueues
   /// the product on that stream and returns (the work runs asynchronously, like a
   /// kernel launch). Any shape is allowed, also an empty C (nothing to do) and k = 0

@@ -27,7 +27,6 @@
 namespace
 {
   using namespace step5_test;
-  using Image = lab::Matrix<double>;
 
   // A streak that starts at the centre and runs right and down: a point that moved
   // away from where it was at the start of the exposure. Not symmetric under a half
@@ -61,55 +60,6 @@ namespace
     return g;
   }
 
-  double max_difference(const Image &a, const Image &b)
-  {
-    REQUIRE(a.rows() == b.rows());
-    REQUIRE(a.cols() == b.cols());
-    double largest = 0;
-    for (int r = 0; r < a.rows(); ++r)
-      for (int c = 0; c < a.cols(); ++c)
-        largest = std::max(largest, std::abs(a(r, c) - b(r, c)));
-    return largest;
-  }
-
-  double dot(const Image &a, const Image &b)
-  {
-    double sum = 0;
-    for (int r = 0; r < a.rows(); ++r)
-      for (int c = 0; c < a.cols(); ++c)
-        sum += a(r, c) * b(r, c);
-    return sum;
-  }
-
-  // An image as the n × 1 vector of its pixels, row by row, and back.
-  Image stacked(const Image &image)
-  {
-    Image vector(image.rows() * image.cols(), 1);
-    for (int r = 0; r < image.rows(); ++r)
-      for (int c = 0; c < image.cols(); ++c)
-        vector(r * image.cols() + c, 0) = image(r, c);
-    return vector;
-  }
-
-  Image unstacked(const Image &vector, int rows, int cols)
-  {
-    Image image(rows, cols);
-    for (int r = 0; r < rows; ++r)
-      for (int c = 0; c < cols; ++c)
-        image(r, c) = vector(r * cols + c, 0);
-    return image;
-  }
-
-  Image product(const Image &a, const Image &b)
-  {
-    Image c(a.rows(), b.cols());
-    for (int i = 0; i < a.rows(); ++i)
-      for (int k = 0; k < a.cols(); ++k)
-        for (int j = 0; j < b.cols(); ++j)
-          c(i, j) += a(i, k) * b(k, j);
-    return c;
-  }
-
   // The dense normal matrix HᵀH + λI.
   Image dense_normal_matrix(const Psf &psf, int rows, int cols, double lambda)
   {
@@ -118,38 +68,6 @@ namespace
     for (int i = 0; i < a.rows(); ++i)
       a(i, i) += lambda;
     return a;
-  }
-
-  // Solves A x = b for a symmetric positive definite A by Cholesky, A = LLᵀ.
-  Image cholesky_solve(Image a, Image b)
-  {
-    const int n = a.rows();
-    for (int j = 0; j < n; ++j)
-      {
-        for (int k = 0; k < j; ++k)
-          a(j, j) -= a(j, k) * a(j, k);
-        REQUIRE(a(j, j) > 0);
-        a(j, j) = std::sqrt(a(j, j));
-        for (int i = j + 1; i < n; ++i)
-          {
-            for (int k = 0; k < j; ++k)
-              a(i, j) -= a(i, k) * a(j, k);
-            a(i, j) /= a(j, j);
-          }
-      }
-    for (int i = 0; i < n; ++i)
-      {
-        for (int k = 0; k < i; ++k)
-          b(i, 0) -= a(i, k) * b(k, 0);
-        b(i, 0) /= a(i, i);
-      }
-    for (int i = n - 1; i >= 0; --i)
-      {
-        for (int k = i + 1; k < n; ++k)
-          b(i, 0) -= a(k, i) * b(k, 0);
-        b(i, 0) /= a(i, i);
-      }
-    return b;
   }
 
   double sum_of(const Psf &psf)

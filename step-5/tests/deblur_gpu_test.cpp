@@ -62,17 +62,6 @@ namespace
     return lab::convert<double>(image);
   }
 
-  double max_difference(const lab::Matrix<double> &a, const lab::Matrix<double> &b)
-  {
-    REQUIRE(a.rows() == b.rows());
-    REQUIRE(a.cols() == b.cols());
-    double largest = 0;
-    for (int r = 0; r < a.rows(); ++r)
-      for (int c = 0; c < a.cols(); ++c)
-        largest = std::max(largest, std::abs(a(r, c) - b(r, c)));
-    return largest;
-  }
-
   double relative_difference(const lab::Matrix<double> &a, const lab::Matrix<double> &b)
   {
     double difference = 0, norm = 0;

@@ -26,7 +26,6 @@ namespace
 {
   using namespace step5_test;
   using Complex = std::complex<double>;
-  using Image = lab::Matrix<double>;
 
   constexpr double pi = 3.14159265358979323846;
 
@@ -104,62 +103,6 @@ namespace
           h(i, j) = column(i / cols, i % cols);
       }
     return h;
-  }
-
-  Image product(const Image &a, const Image &b)
-  {
-    Image c(a.rows(), b.cols());
-    for (int i = 0; i < a.rows(); ++i)
-      for (int k = 0; k < a.cols(); ++k)
-        for (int j = 0; j < b.cols(); ++j)
-          c(i, j) += a(i, k) * b(k, j);
-    return c;
-  }
-
-  // Solves A X = B for a symmetric positive definite A by Cholesky, A = LLᵀ, for all
-  // the columns of B at once.
-  Image cholesky_solve(Image a, Image b)
-  {
-    const int n = a.rows();
-    for (int j = 0; j < n; ++j)
-      {
-        for (int k = 0; k < j; ++k)
-          a(j, j) -= a(j, k) * a(j, k);
-        REQUIRE(a(j, j) > 0);
-        a(j, j) = std::sqrt(a(j, j));
-        for (int i = j + 1; i < n; ++i)
-          {
-            for (int k = 0; k < j; ++k)
-              a(i, j) -= a(i, k) * a(j, k);
-            a(i, j) /= a(j, j);
-          }
-      }
-    for (int col = 0; col < b.cols(); ++col)
-      {
-        for (int i = 0; i < n; ++i)
-          {
-            for (int k = 0; k < i; ++k)
-              b(i, col) -= a(i, k) * b(k, col);
-            b(i, col) /= a(i, i);
-          }
-        for (int i = n - 1; i >= 0; --i)
-          {
-            for (int k = i + 1; k < n; ++k)
-              b(i, col) -= a(k, i) * b(k, col);
-            b(i, col) /= a(i, i);
-          }
-      }
-    return b;
-  }
-
-  // An image as the n × 1 vector of its pixels, row by row.
-  Image stacked(const Image &image)
-  {
-    Image vector(image.rows() * image.cols(), 1);
-    for (int r = 0; r < image.rows(); ++r)
-      for (int c = 0; c < image.cols(); ++c)
-        vector(r * image.cols() + c, 0) = image(r, c);
-    return vector;
   }
 
   // @sect3{The periodic restoration, through the transform}

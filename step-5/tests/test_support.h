@@ -2,7 +2,11 @@
 // What step-5's tests share: PSFs written out by hand, and small checks.
 #include "psf.h"
 
+#include <cholesky_cpu.h> // step-1: the CPU Cholesky
+
+#include <lab/matrix.h>
 #include <lab/program.h>
+#include <lab_catch.h>
 
 #include <algorithm>
 #include <cmath>
@@ -61,5 +65,81 @@ namespace step5_test
         return refusal.what();
       }
     return "<no exception>";
+  }
+
+  using Image = lab::Matrix<double>;
+
+  inline double max_difference(const Image &a, const Image &b)
+  {
+    REQUIRE(a.rows() == b.rows());
+    REQUIRE(a.cols() == b.cols());
+    double largest = 0;
+    for (int r = 0; r < a.rows(); ++r)
+      for (int c = 0; c < a.cols(); ++c)
+        largest = std::max(largest, std::abs(a(r, c) - b(r, c)));
+    return largest;
+  }
+
+  inline double dot(const Image &a, const Image &b)
+  {
+    double sum = 0;
+    for (int r = 0; r < a.rows(); ++r)
+      for (int c = 0; c < a.cols(); ++c)
+        sum += a(r, c) * b(r, c);
+    return sum;
+  }
+
+  // An image as the n × 1 vector of its pixels, row by row, and back.
+  inline Image stacked(const Image &image)
+  {
+    Image vector(image.rows() * image.cols(), 1);
+    for (int r = 0; r < image.rows(); ++r)
+      for (int c = 0; c < image.cols(); ++c)
+        vector(r * image.cols() + c, 0) = image(r, c);
+    return vector;
+  }
+
+  inline Image unstacked(const Image &vector, int rows, int cols)
+  {
+    Image image(rows, cols);
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c)
+        image(r, c) = vector(r * cols + c, 0);
+    return image;
+  }
+
+  // The dense products of the small oracles (matrices of a few hundred rows).
+  inline Image product(const Image &a, const Image &b)
+  {
+    Image c(a.rows(), b.cols());
+    for (int i = 0; i < a.rows(); ++i)
+      for (int k = 0; k < a.cols(); ++k)
+        for (int j = 0; j < b.cols(); ++j)
+          c(i, j) += a(i, k) * b(k, j);
+    return c;
+  }
+
+  // Solves A X = B for a symmetric positive definite A, every column of B: step-1's
+  // Cholesky A = LLᵀ, then L Y = B and Lᵀ X = Y by substitution.
+  inline Image cholesky_solve(Image a, Image b)
+  {
+    REQUIRE(step1::cholesky_cpu(a) == 0);
+    const int n = a.rows();
+    for (int col = 0; col < b.cols(); ++col)
+      {
+        for (int i = 0; i < n; ++i)
+          {
+            for (int k = 0; k < i; ++k)
+              b(i, col) -= a(i, k) * b(k, col);
+            b(i, col) /= a(i, i);
+          }
+        for (int i = n - 1; i >= 0; --i)
+          {
+            for (int k = i + 1; k < n; ++k)
+              b(i, col) -= a(k, i) * b(k, col);
+            b(i, col) /= a(i, i);
+          }
+      }
+    return b;
   }
 } // namespace step5_test

@@ -117,8 +117,9 @@ namespace step5
       {
         throw lab::bad_input("--noise: '" + text + "' is not one of " + forms);
       }
-    const bool valid = (noise.kind == "gaussian" && noise.amount >= 0) ||
-                       (noise.kind == "salt-and-pepper" && noise.amount >= 0 && noise.amount <= 1);
+    const bool valid = std::isfinite(noise.amount) && ((noise.kind == "gaussian" && noise.amount >= 0) ||
+                                                       (noise.kind == "salt-and-pepper" && noise.amount >= 0 &&
+                                                        noise.amount <= 1));
     if (!valid)
       throw lab::bad_input("--noise: '" + text + "' is not one of " + forms);
     return noise;
@@ -264,7 +265,7 @@ namespace step5
     }
   };
 
-  // The three tables of one sweep or image, as <path>times_<precision>.dat, …
+  // The three tables of one sweep or image, as `path` followed by times_, quality_ and stages_ with the precision and .dat
   void write_tables(const Tables &tables, const Settings &settings, const Psf &psf, const std::string &path,
                     const std::string &precision)
   {
@@ -414,10 +415,10 @@ namespace step5
                                  const lab::Matrix<double> &degraded, double sigma, const std::string &prefix,
                                  lab::Checks &checks, lab::Cublas *cublas)
   {
-    const LambdaChoice lambda = choose_lambda(settings, psf, degraded, sigma);
-    std::printf("    lambda %g: %s\n", lambda.lambda, lambda.how.c_str());
     const std::string folder = settings.options.out + "/step-5";
     lab::prepare_output_folder(folder + "/images");
+    const LambdaChoice lambda = choose_lambda(settings, psf, degraded, sigma);
+    std::printf("    lambda %g: %s\n", lambda.lambda, lambda.how.c_str());
     for (const std::string precision : {"float", "double"})
       {
         if (!(precision == "float" ? settings.options.wants_float() : settings.options.wants_double()))
@@ -476,13 +477,13 @@ namespace step5
                    lab::Cublas *cublas)
   {
     const std::vector<int> sides = lab::choose_sizes(settings.options, full_sweep, quick_sweep);
-    lab::prepare_output_folder(settings.options.out + "/step-5/images");
     if (settings.options.wants_float())
       lab::refuse_sizes_that_do_not_fit(sides, memory_needed<float>, "float: an image of side n", settings.use_gpu);
     if (settings.options.wants_double())
       lab::refuse_sizes_that_do_not_fit(sides, memory_needed<double>, "double: an image of side n", settings.use_gpu);
     for (const int side : sides)
       check_psf(psf, side, side);
+    lab::prepare_output_folder(settings.options.out + "/step-5/images");
     if (settings.options.wants_float())
       run_sweep<float>(settings, psf, noise, sides, true, checks, cublas);
     if (settings.options.wants_double())
@@ -555,8 +556,13 @@ int main(int argc, char **argv)
     settings.device = lab::select_device(settings.options.cpu_only);
     settings.use_gpu = settings.device.present;
     std::printf("model: g = H f + noise, H = convolution with the psf (centre rows/2, cols/2), zero boundary\n");
-    std::printf("psf: %s; noise: %s (seed %llu); lambda: %s; images: %s\n", psf.name.c_str(), settings.noise.c_str(),
-                static_cast<unsigned long long>(settings.seed), settings.lambda.c_str(),
+    // An image degraded elsewhere gets no noise here; --noise then only names its level.
+    const std::string noise_text = settings.degraded_file.empty() ? settings.noise + " (seed " +
+                                                                      std::to_string(settings.seed) + ")"
+                                   : app.get_option("--noise")->count() > 0 ? "level " + settings.noise + ", added elsewhere"
+                                                                            : "added elsewhere";
+    std::printf("psf: %s; noise: %s; lambda: %s; images: %s\n", psf.name.c_str(), noise_text.c_str(),
+                settings.lambda.c_str(),
                 lab::have_png() ? "PGM and PNG" : "PGM (no libpng: no PNG)");
     std::unique_ptr<lab::Cublas> cublas = settings.use_gpu ? std::make_unique<lab::Cublas>() : nullptr;
     lab::Checks checks;

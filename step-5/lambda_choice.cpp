@@ -178,25 +178,65 @@ namespace step5
     return pixels() * residual_norm2(lambda) / (trace * trace);
   }
 
+  // @sect3{The range, and the mirrored image}
+  LambdaRange lambda_range(const Psf &psf, double unit_roundoff)
+  {
+    double taps_sum = 0;
+    for (int u = 0; u < psf.rows(); ++u)
+      for (int v = 0; v < psf.cols(); ++v)
+        taps_sum += std::abs(psf.taps(u, v));
+    const double h_norm2 = taps_sum * taps_sum; // the bound on ‖H‖²
+    return {std::sqrt(unit_roundoff) * h_norm2, 100 * h_norm2};
+  }
+
+  lab::Matrix<double> mirrored(const lab::Matrix<double> &g)
+  {
+    const int rows = g.rows(), cols = g.cols();
+    lab::Matrix<double> extended(2 * rows, 2 * cols);
+    for (int r = 0; r < 2 * rows; ++r)
+      for (int c = 0; c < 2 * cols; ++c)
+        extended(r, c) = g(r < rows ? r : 2 * rows - 1 - r, c < cols ? c : 2 * cols - 1 - c);
+    return extended;
+  }
+
+  namespace
+  {
+    // The spectrum both rules use, after the checks that concern the image as given
+    // (the mirrored image is twice as large, so a PSF too large for g could pass
+    // check_psf there).
+    PeriodicSpectrum mirrored_spectrum(const Psf &psf, const lab::Matrix<double> &g)
+    {
+      if (g.rows() == 0 || g.cols() == 0)
+        throw lab::bad_input("cannot choose lambda for an empty image");
+      check_psf(psf, g.rows(), g.cols());
+      return PeriodicSpectrum(psf, mirrored(g));
+    }
+
+    std::string range_text(const LambdaRange &range)
+    {
+      return "[" + text_of(range.smallest) + ", " + text_of(range.largest) + "]";
+    }
+  } // namespace
+
   // @sect3{GCV: a grid, then golden-section search}
   //
   // G is not convex in λ: it is often flat over decades of small λ and can have more
   // than one local minimum. A local search started anywhere could settle in the
   // wrong one, so we first evaluate G on a grid over the whole range, 8 points per
-  // decade (97 values of λ, each a sum over n frequencies: little next to the
-  // transforms). The best grid point and its two neighbours bracket a minimum. Inside
+  // decade (at most 97 values of λ, each a sum over 4n frequencies: little next to
+  // the transforms). The best grid point and its two neighbours bracket a minimum. Inside
   // that bracket golden-section search narrows it without derivatives: it compares G
   // at two inner points and drops the part beyond the worse one, and it places the
   // inner points at the golden ratio so that the point it keeps is one of the next
   // pair, one new evaluation per step, the bracket shrinking by 0.618 each time. 26
   // steps take it from a quarter of a decade to 10⁻⁶ decades. Everything runs in log λ,
   // the scale on which λ matters.
-  LambdaChoice choose_lambda_by_gcv(const Psf &psf, const lab::Matrix<double> &g)
+  LambdaChoice choose_lambda_by_gcv(const Psf &psf, const lab::Matrix<double> &g, const LambdaRange &range)
   {
-    const PeriodicSpectrum spectrum(psf, g);
+    const PeriodicSpectrum spectrum = mirrored_spectrum(psf, g);
     const auto gcv_at = [&](double exponent) { return spectrum.gcv(std::pow(10.0, exponent)); };
 
-    const double low = std::log10(smallest_lambda), high = std::log10(largest_lambda);
+    const double low = std::log10(range.smallest), high = std::log10(range.largest);
     constexpr int points_per_decade = 8;
     const int steps = static_cast<int>(std::lround((high - low) * points_per_decade));
     const auto grid = [&](int i) { return low + (high - low) * i / steps; };
@@ -240,8 +280,8 @@ namespace step5
       exponent = grid(best);
 
     const double lambda = std::pow(10.0, exponent);
-    std::string how = "generalised cross-validation (periodic model): G smallest at lambda = " + text_of(lambda) +
-                      " in [" + text_of(smallest_lambda) + ", " + text_of(largest_lambda) + "]";
+    std::string how = "generalised cross-validation (periodic model, mirrored image): G smallest at lambda = " +
+                      text_of(lambda) + " in " + range_text(range);
     if (best == 0 || best == steps)
       how += ", at the end of the range: G may fall further beyond it";
     return {lambda, how};
@@ -253,38 +293,39 @@ namespace step5
   // residual ‖r(λ)‖² grows with λ: the more a restoration is regularised, the worse
   // it fits the data. It therefore crosses the target τ² n σ² at most once, and
   // bisection finds the crossing: whether the residual at the middle of the bracket
-  // is below or above the target says which half holds it. Halving in log λ, 45 steps
-  // take the bracket from 12 decades to a relative width of 10⁻¹²; and since no
+  // is below or above the target says which half holds it. Halving in log λ, at most 45 steps
+  // take the bracket from the range's 12 decades or fewer to a relative width of 10⁻¹²; and since no
   // filter factor grows faster than λ itself, the residual grows at most like λ²,
   // so it then meets the target to about 2·10⁻¹².
   //
   // The target may lie outside what the range can reach. A σ so large that even
-  // λ = 100 (the restoration nearly zero, the residual nearly g itself) fits better
+  // the largest λ (the restoration nearly zero, the residual nearly g itself) fits better
   // than the noise allows means that the noise is as strong as the image; a σ so
-  // small that even λ = 10⁻¹⁰ fits worse means that the data disagree with the model
+  // small that even the smallest λ fits worse means that the data disagree with the model
   // by more than σ (a wrong σ, or a wrong PSF). Either way the end of the range is
   // the nearest answer, and the text says so instead of failing.
-  LambdaChoice choose_lambda_by_discrepancy(const Psf &psf, const lab::Matrix<double> &g, double sigma, double tau)
+  LambdaChoice choose_lambda_by_discrepancy(const Psf &psf, const lab::Matrix<double> &g, double sigma,
+                                            const LambdaRange &range, double tau)
   {
     if (!(std::isfinite(sigma) && sigma > 0))
       throw lab::bad_input("the discrepancy principle needs the noise's standard deviation sigma > 0, not " +
                            text_of(sigma));
     if (!(std::isfinite(tau) && tau > 0))
       throw lab::bad_input("the discrepancy principle needs a factor tau > 0, not " + text_of(tau));
-    const PeriodicSpectrum spectrum(psf, g);
+    const PeriodicSpectrum spectrum = mirrored_spectrum(psf, g);
     const double target = tau * tau * spectrum.pixels() * sigma * sigma;
 
-    const std::string rule = "discrepancy principle (periodic model): ||H f - g||^2 = " +
+    const std::string rule = "discrepancy principle (periodic model, mirrored image): ||H f - g||^2 = " +
                              std::string(tau == 1 ? "" : "tau^2 ") + "n sigma^2 with " +
                              (tau == 1 ? "" : "tau = " + text_of(tau) + ", ") + "sigma = " + text_of(sigma);
-    if (spectrum.residual_norm2(largest_lambda) < target)
-      return {largest_lambda, rule + " cannot hold: even lambda = " + text_of(largest_lambda) +
-                                  " fits better (the noise is as strong as the image); the end of the range"};
-    if (spectrum.residual_norm2(smallest_lambda) > target)
-      return {smallest_lambda, rule + " cannot hold: even lambda = " + text_of(smallest_lambda) +
-                                   " fits worse (is sigma, or the PSF, right?); the end of the range"};
+    if (spectrum.residual_norm2(range.largest) < target)
+      return {range.largest, rule + " cannot hold: even lambda = " + text_of(range.largest) +
+                               " fits better (the noise is as strong as the image); the end of the range"};
+    if (spectrum.residual_norm2(range.smallest) > target)
+      return {range.smallest, rule + " cannot hold: even lambda = " + text_of(range.smallest) +
+                                " fits worse (is sigma, or the PSF, right?); the end of the range"};
 
-    double low = std::log(smallest_lambda), high = std::log(largest_lambda);
+    double low = std::log(range.smallest), high = std::log(range.largest);
     while (high - low > 1e-12)
       {
         const double middle = (low + high) / 2;

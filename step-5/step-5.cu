@@ -160,13 +160,17 @@ namespace step5
     return std::sqrt(lab::mean_squared_error(blur(psf, original), degraded));
   }
 
+  // λ as --lambda asks, for solves in precision @p T (the floor of the range the
+  // rules search, lambda_choice.h).
+  template <typename T>
   LambdaChoice choose_lambda(const Settings &settings, const Psf &psf, const lab::Matrix<double> &degraded,
                              double sigma)
   {
+    const LambdaRange range = lambda_range(psf, std::numeric_limits<T>::epsilon() / 2);
     if (settings.lambda == "gcv")
-      return choose_lambda_by_gcv(psf, degraded);
+      return choose_lambda_by_gcv(psf, degraded, range);
     if (settings.lambda == "discrepancy")
-      return choose_lambda_by_discrepancy(psf, degraded, sigma);
+      return choose_lambda_by_discrepancy(psf, degraded, sigma, range);
     return {lambda_number(settings.lambda), "given by --lambda"};
   }
 
@@ -329,7 +333,7 @@ namespace step5
         const lab::Matrix<double> degraded = degrade(original, psf, noise, settings.seed);
         std::printf("\n%d x %d image (n = %d), %s: dense matrices %s\n", side, side, n, precision.c_str(),
                     lab::format_bytes(std::size_t(DensePipeline<T>::device_bytes(side, side, true))).c_str());
-        const LambdaChoice lambda = choose_lambda(settings, psf, degraded, noise_level(psf, original, degraded));
+        const LambdaChoice lambda = choose_lambda<T>(settings, psf, degraded, noise_level(psf, original, degraded));
         std::printf("    lambda %g: %s\n", lambda.lambda, lambda.how.c_str());
         lab::HostTimer timer;
         const std::string label = precision + " s=" + std::to_string(side);
@@ -374,7 +378,8 @@ namespace step5
       for (const std::string &noise_text : noises)
         {
           const lab::Matrix<double> degraded = degrade(original, psf, parse_noise(noise_text), settings.seed);
-          const double lambda = choose_lambda(per_case, psf, degraded, noise_level(psf, original, degraded)).lambda;
+          const double lambda =
+            choose_lambda<float>(per_case, psf, degraded, noise_level(psf, original, degraded)).lambda;
           RestoreOptions options;
           options.lambda = lambda;
           options.use_gpu = settings.use_gpu;
@@ -417,7 +422,10 @@ namespace step5
   {
     const std::string folder = settings.options.out + "/step-5";
     lab::prepare_output_folder(folder + "/images");
-    const LambdaChoice lambda = choose_lambda(settings, psf, degraded, sigma);
+    // One λ for both precisions: float's range, if float runs, is the narrower.
+    const LambdaChoice lambda = settings.options.wants_float()
+                                  ? choose_lambda<float>(settings, psf, degraded, sigma)
+                                  : choose_lambda<double>(settings, psf, degraded, sigma);
     std::printf("    lambda %g: %s\n", lambda.lambda, lambda.how.c_str());
     for (const std::string precision : {"float", "double"})
       {

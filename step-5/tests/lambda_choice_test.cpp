@@ -1,13 +1,16 @@
 // CPU tests of the choice of λ: the 2-D transform against its defining sum and
 // Parseval's identity, the PSF's eigenvalues against a periodic blur computed pixel by
 // pixel, the residual, the trace and G from the spectrum against the same quantities
-// computed with dense matrices, the discrepancy principle meeting its target, both
-// rules choosing a λ near the best one on a blurred, noisy phantom, the ends of the
-// range, and the refusals.
+// computed with dense matrices, the mirrored image and the range of λ, the
+// discrepancy principle meeting its target, both rules choosing a λ near the best one
+// on a blurred, noisy phantom, mirroring rescuing the discrepancy principle on an
+// image whose opposite edges differ, the ends of the range, and the refusals.
+#include "blur_model.h"
 #include "lambda_choice.h"
 #include "psf.h"
 #include "test_support.h"
 
+#include <lab/image_quality.h>
 #include <lab/program.h>
 #include <lab/random.h>
 #include <lab/test_images.h>
@@ -138,6 +141,12 @@ namespace
     Image f = lab::shepp_logan(128);
     Image g = lab::add_gaussian_noise(periodic_blur(psf, f), 0.01, 2024);
   };
+
+  // The range the program searches for solves in double.
+  step5::LambdaRange double_range(const Psf &psf)
+  {
+    return step5::lambda_range(psf, std::numeric_limits<double>::epsilon() / 2);
+  }
 } // namespace
 
 // @sect3{The transform}
@@ -207,6 +216,41 @@ TEST_CASE("step-5 CPU: residual, trace and G from the spectrum equal their dense
       }
 }
 
+// @sect3{The mirrored image and the range}
+TEST_CASE("step-5 CPU: the mirrored image reflects g about its right and bottom edges")
+{
+  for (const auto &[rows, cols] : std::vector<std::pair<int, int>>{{1, 1}, {2, 3}, {5, 4}})
+    {
+      CAPTURE(rows, cols);
+      const Image g = random_image(rows, cols, 29);
+      const Image m = step5::mirrored(g);
+      REQUIRE(m.rows() == 2 * rows);
+      REQUIRE(m.cols() == 2 * cols);
+      for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c)
+          {
+            CHECK(m(r, c) == g(r, c));
+            CHECK(m(r, 2 * cols - 1 - c) == g(r, c));
+            CHECK(m(2 * rows - 1 - r, c) == g(r, c));
+            CHECK(m(2 * rows - 1 - r, 2 * cols - 1 - c) == g(r, c));
+          }
+    }
+}
+
+TEST_CASE("step-5 CPU: the range of lambda runs from sqrt(u) (sum |p|)^2 to 100 (sum |p|)^2")
+{
+  const double u_float = std::numeric_limits<float>::epsilon() / 2, u_double = std::numeric_limits<double>::epsilon() / 2;
+  const step5::LambdaRange gaussian_float = step5::lambda_range(step5::gaussian_psf(1.5, 9), u_float);
+  CHECK(nearly_equal(gaussian_float.smallest, std::sqrt(u_float), 1e-12));
+  CHECK(nearly_equal(gaussian_float.largest, 100, 1e-12));
+  CHECK(nearly_equal(double_range(step5::gaussian_psf(1.5, 9)).smallest, std::sqrt(u_double), 1e-12));
+  // The sharpening filter has negative taps: Σ|p| = (9 + α)/(1 + α), 7.83 for α = 0.2.
+  const double taps_sum = 9.2 / 1.2;
+  const step5::LambdaRange sharpen = step5::lambda_range(step5::sharpen_psf(0.2), u_float);
+  CHECK(nearly_equal(sharpen.smallest, std::sqrt(u_float) * taps_sum * taps_sum, 1e-12));
+  CHECK(nearly_equal(sharpen.largest, 100 * taps_sum * taps_sum, 1e-12));
+}
+
 // @sect3{The discrepancy principle}
 TEST_CASE("step-5 CPU: the discrepancy principle makes the residual n tau^2 sigma^2")
 {
@@ -221,11 +265,12 @@ TEST_CASE("step-5 CPU: the discrepancy principle makes the residual n tau^2 sigm
       for (double tau : {1.0, 1.2})
         {
           CAPTURE(g->rows(), sigma, tau);
-          const step5::LambdaChoice choice = step5::choose_lambda_by_discrepancy(phantom.psf, *g, sigma, tau);
+          const step5::LambdaRange range = double_range(phantom.psf);
+          const step5::LambdaChoice choice = step5::choose_lambda_by_discrepancy(phantom.psf, *g, sigma, range, tau);
           CAPTURE(choice.lambda, choice.how);
-          CHECK(choice.lambda > step5::smallest_lambda);
-          CHECK(choice.lambda < step5::largest_lambda);
-          const step5::PeriodicSpectrum spectrum(phantom.psf, *g);
+          CHECK(choice.lambda > range.smallest);
+          CHECK(choice.lambda < range.largest);
+          const step5::PeriodicSpectrum spectrum(phantom.psf, step5::mirrored(*g));
           CHECK(nearly_equal(spectrum.residual_norm2(choice.lambda), tau * tau * spectrum.pixels() * sigma * sigma,
                              1e-6));
           CHECK(contains(choice.how, "discrepancy"));
@@ -237,13 +282,14 @@ TEST_CASE("step-5 CPU: the discrepancy principle makes the residual n tau^2 sigm
 TEST_CASE("step-5 CPU: where no lambda meets the target, the end of the range, said so")
 {
   const Phantom phantom;
+  const step5::LambdaRange range = double_range(phantom.psf);
   // Noise far stronger than the image: even λ = 100 fits better than that.
-  const step5::LambdaChoice large = step5::choose_lambda_by_discrepancy(phantom.psf, phantom.g, 10);
-  CHECK(large.lambda == step5::largest_lambda);
+  const step5::LambdaChoice large = step5::choose_lambda_by_discrepancy(phantom.psf, phantom.g, 10, range);
+  CHECK(large.lambda == range.largest);
   CHECK(contains(large.how, "end of the range"));
-  // A σ far below the noise that is there: even λ = 10⁻¹⁰ fits worse.
-  const step5::LambdaChoice small = step5::choose_lambda_by_discrepancy(phantom.psf, phantom.g, 1e-9);
-  CHECK(small.lambda == step5::smallest_lambda);
+  // A σ far below the noise that is there: even the smallest λ fits worse.
+  const step5::LambdaChoice small = step5::choose_lambda_by_discrepancy(phantom.psf, phantom.g, 1e-9, range);
+  CHECK(small.lambda == range.smallest);
   CHECK(contains(small.how, "end of the range"));
 }
 
@@ -258,15 +304,17 @@ TEST_CASE("step-5 CPU: GCV and the discrepancy principle choose lambda near the 
   const Phantom phantom;
   const PeriodicRestoration restoration{step5::periodic_blur_eigenvalues(phantom.psf, 128, 128),
                                         step5::dft_2d(phantom.g), step5::dft_2d(phantom.f)};
-  const step5::PeriodicSpectrum spectrum(phantom.psf, phantom.g);
-  const step5::LambdaChoice gcv = step5::choose_lambda_by_gcv(phantom.psf, phantom.g);
-  const step5::LambdaChoice discrepancy = step5::choose_lambda_by_discrepancy(phantom.psf, phantom.g, 0.01);
+  const step5::PeriodicSpectrum spectrum(phantom.psf, step5::mirrored(phantom.g));
+  const step5::LambdaRange range = double_range(phantom.psf);
+  const step5::LambdaChoice gcv = step5::choose_lambda_by_gcv(phantom.psf, phantom.g, range);
+  const step5::LambdaChoice discrepancy = step5::choose_lambda_by_discrepancy(phantom.psf, phantom.g, 0.01, range);
 
   double best_lambda = 0, best_error = std::numeric_limits<double>::infinity();
   double smallest_gcv = std::numeric_limits<double>::infinity();
-  for (int i = 0; i < 12 * 40; ++i)
+  const double low = std::log10(range.smallest), decades = std::log10(range.largest) - low;
+  for (int i = 0; i < decades * 40 - 1; ++i)
     {
-      const double lambda = std::pow(10.0, -10 + (i + 0.5) / 40.0);
+      const double lambda = std::pow(10.0, low + (i + 0.5) / 40.0);
       if (restoration.error(lambda) < best_error)
         {
           best_error = restoration.error(lambda);
@@ -290,6 +338,64 @@ TEST_CASE("step-5 CPU: GCV and the discrepancy principle choose lambda near the 
   CHECK(best_error < std::sqrt(sum_of_squares(difference)));
 }
 
+// @sect3{An image whose opposite edges differ}
+//
+// A 24 × 24 image that brightens from 0.1 at the top to 0.4 at the bottom, with a
+// bright square and a dark disc, blurred with the zero boundary of blur_model.h and
+// given noise of 0.01. The exact restoration, (HᵀH + λI)⁻¹Hᵀg with dense matrices,
+// over a grid of λ gives the best PSNR; the discrepancy principle on the mirrored
+// image must come within 2 dB of it and beat the blurred image. The same principle
+// on the periodic model of g itself, which sees a jump where the bottom wraps round
+// to the top, must do at least 3 dB worse (it chooses a λ a thousand times smaller,
+// and a restoration worse than the blurred image).
+TEST_CASE("step-5 CPU: where opposite edges differ, mirroring makes the discrepancy principle work")
+{
+  const int side = 24, n = side * side;
+  const double sigma = 0.01;
+  const Psf psf = step5::gaussian_psf(1.5, 9);
+  Image f(side, side);
+  for (int r = 0; r < side; ++r)
+    for (int c = 0; c < side; ++c)
+      {
+        f(r, c) = 0.1 + 0.3 * r / (side - 1);
+        if (r >= 4 && r < 10 && c >= 13 && c < 20)
+          f(r, c) = 1;
+        if ((r - 16) * (r - 16) + (c - 7) * (c - 7) <= 16)
+          f(r, c) = 0.05;
+      }
+  const Image g = lab::add_gaussian_noise(step5::blur(psf, f), sigma, 77);
+  const Image h = step5::blur_matrix<double>(psf, side, side), h_t = lab::transposed(h);
+  const Image normal = product(h_t, h), right_side = product(h_t, stacked(g));
+  const auto psnr_at = [&](double lambda) {
+    Image shifted = normal;
+    for (int i = 0; i < n; ++i)
+      shifted(i, i) += lambda;
+    return lab::psnr(f, unstacked(cholesky_solve(shifted, right_side), side, side));
+  };
+  double best_psnr = -std::numeric_limits<double>::infinity(), best_lambda = 0;
+  for (int i = 0; i <= 20; ++i)
+    {
+      const double lambda = std::pow(10.0, -5 + i / 4.0);
+      if (psnr_at(lambda) > best_psnr)
+        {
+          best_psnr = psnr_at(lambda);
+          best_lambda = lambda;
+        }
+    }
+  const step5::LambdaChoice choice = step5::choose_lambda_by_discrepancy(psf, g, sigma, double_range(psf));
+  // The same principle on the periodic model of g itself: the smallest λ of a fine
+  // grid (40 per decade) whose residual reaches the target.
+  const step5::PeriodicSpectrum unmirrored(psf, g);
+  double unmirrored_lambda = double_range(psf).smallest;
+  while (unmirrored.residual_norm2(unmirrored_lambda) < n * sigma * sigma)
+    unmirrored_lambda *= std::pow(10.0, 1 / 40.0);
+  CAPTURE(best_lambda, best_psnr, lab::psnr(f, g));
+  CAPTURE(choice.lambda, psnr_at(choice.lambda), unmirrored_lambda, psnr_at(unmirrored_lambda));
+  CHECK(psnr_at(choice.lambda) >= best_psnr - 2);
+  CHECK(psnr_at(choice.lambda) > lab::psnr(f, g));
+  CHECK(psnr_at(choice.lambda) >= psnr_at(unmirrored_lambda) + 3);
+}
+
 // @sect3{Refusals}
 TEST_CASE("step-5 CPU: the choice of lambda refuses sigma <= 0, NaN, a non-finite pixel and a PSF too large")
 {
@@ -299,17 +405,18 @@ TEST_CASE("step-5 CPU: the choice of lambda refuses sigma <= 0, NaN, a non-finit
   for (double sigma : {0.0, -0.01, nan, infinity})
     {
       CAPTURE(sigma);
-      const std::string refusal = refusal_of([&] { step5::choose_lambda_by_discrepancy(psf, g, sigma); });
+      const std::string refusal =
+        refusal_of([&] { step5::choose_lambda_by_discrepancy(psf, g, sigma, double_range(psf)); });
       CHECK(contains(refusal, "sigma > 0"));
       CHECK(!contains(refusal, "\n"));
     }
   for (double tau : {0.0, nan})
-    CHECK(contains(refusal_of([&] { step5::choose_lambda_by_discrepancy(psf, g, 0.01, tau); }), "tau > 0"));
+    CHECK(contains(refusal_of([&] { step5::choose_lambda_by_discrepancy(psf, g, 0.01, double_range(psf), tau); }), "tau > 0"));
 
   Image bad = g;
   bad(3, 4) = nan;
-  CHECK(contains(refusal_of([&] { step5::choose_lambda_by_gcv(psf, bad); }), "non-finite pixel at (3, 4)"));
-  CHECK(contains(refusal_of([&] { step5::choose_lambda_by_discrepancy(psf, bad, 0.01); }), "non-finite pixel"));
-  CHECK(contains(refusal_of([&] { step5::choose_lambda_by_gcv(psf, Image()); }), "empty image"));
-  CHECK(contains(refusal_of([&] { step5::choose_lambda_by_gcv(step5::gaussian_psf(1, 9), g); }), "larger than"));
+  CHECK(contains(refusal_of([&] { step5::choose_lambda_by_gcv(psf, bad, double_range(psf)); }), "non-finite pixel at (3, 4)"));
+  CHECK(contains(refusal_of([&] { step5::choose_lambda_by_discrepancy(psf, bad, 0.01, double_range(psf)); }), "non-finite pixel"));
+  CHECK(contains(refusal_of([&] { step5::choose_lambda_by_gcv(psf, Image(), double_range(psf)); }), "empty image"));
+  CHECK(contains(refusal_of([&] { step5::choose_lambda_by_gcv(step5::gaussian_psf(1, 9), g, double_range(psf)); }), "larger than"));
 }

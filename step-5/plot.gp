@@ -134,7 +134,7 @@ set palette gray
 set datafile missing "NaN"
 picture_methods = "original degraded dense_course_solve dense_course_inverse dense_cusolver cg fft_periodic fft_mirrored"
 psnr_in(file, rows, name) = system(sprintf("awk -v want=%d -v name=%s '/^# n / { for (i = 2; i <= NF; ++i) if ($i == name \"_psnr\") c = i - 1 } !/^#/ && NF && $2 == want { print $c }' '%s'", rows, name, file))
-picture_title(m, psnr) = (m eq "original" ? "original" : \
+picture_title(m, psnr) = (m eq "original" ? "original\n " : \
                           sprintf("%s\n%s", (m eq "degraded" ? "degraded" : label(m)), \
                                   (psnr eq "" || psnr eq "nan" ? "" : sprintf("PSNR %.2f dB", psnr + 0))))
 # figure(output, prefix of the images, quality table, rows of the image, heading)

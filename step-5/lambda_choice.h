@@ -83,8 +83,9 @@
 // zero boundary, a smooth darkening along the edges, where before they saw a jump.
 // Every sum above then runs over 4n frequencies of an image with the same noise
 // level per pixel, so τ² n σ² and G keep their meaning with n = 4RC. The
-// phantom is black along its border, so mirroring does not change its choice; the
-// photograph's improves by 15 dB (results page).
+// phantom is black along its border, so mirroring does not change its choice; on the
+// photograph the discrepancy principle chose λ = 3.7·10⁻⁵ before (9.9 dB, far below
+// the blurred image's 22.4) and 2.2·10⁻³ after (24.8 dB; results page).
 //
 // Mirroring does not remove every mismatch. The degraded images of this step are
 // blurred with a zero boundary (black outside the picture), so a picture whose edges

@@ -299,9 +299,12 @@ namespace step5
     options.lambda = lambda;
     options.use_gpu = settings.use_gpu;
     options.reps = settings.options.reps;
-    // A dense pipeline at 128² takes about a second, at 256² tens of seconds: one run
-    // there (the kernels were warmed up by the smaller sizes).
-    options.dense_reps = n <= 64 * 64 ? settings.options.reps : 1;
+    // The dense pipelines take a fraction of a second up to 128², the median of
+    // several runs, which also leaves out the first run's one-time costs (cuBLAS
+    // choosing and loading its kernels for each new shape: measured up to twice the
+    // pipeline's time at 128² when no smaller size ran before). At 256² they take
+    // seconds each, and one run is timed: the one-time costs are then about 1%.
+    options.dense_reps = n <= 128 * 128 ? settings.options.reps : 1;
     options.dense = dense_fits<T>(settings, rows, cols);
     options.gauss_seidel = with_gauss_seidel && std::max(rows, cols) <= gauss_seidel_limit;
     if (settings.use_gpu && !options.dense)

@@ -284,6 +284,17 @@ namespace step5
                         {"step-5 stages of the dense pipelines (ms)", gpu, precision, settings.options.reps, notes});
   }
 
+  // How often the dense pipelines run on an image of n pixels. They take a fraction of
+  // a second up to 128², and the time printed is the median of several runs, which
+  // also leaves out the first run's one-time costs (cuBLAS choosing and loading its
+  // kernels for each new shape: measured up to twice the pipeline's time at 128² when
+  // no smaller size ran before). At 256² they take seconds each, and one run is
+  // timed: the one-time costs are then about 1%.
+  int dense_repetitions(const Settings &settings, int n)
+  {
+    return n <= 128 * 128 ? settings.options.reps : 1;
+  }
+
   // @sect3{One image, every method}
   //
   // Restores @p degraded in precision T with every method that fits, prints the
@@ -299,12 +310,7 @@ namespace step5
     options.lambda = lambda;
     options.use_gpu = settings.use_gpu;
     options.reps = settings.options.reps;
-    // The dense pipelines take a fraction of a second up to 128², the median of
-    // several runs, which also leaves out the first run's one-time costs (cuBLAS
-    // choosing and loading its kernels for each new shape: measured up to twice the
-    // pipeline's time at 128² when no smaller size ran before). At 256² they take
-    // seconds each, and one run is timed: the one-time costs are then about 1%.
-    options.dense_reps = n <= 128 * 128 ? settings.options.reps : 1;
+    options.dense_reps = dense_repetitions(settings, n);
     options.dense = dense_fits<T>(settings, rows, cols);
     options.gauss_seidel = with_gauss_seidel && std::max(rows, cols) <= gauss_seidel_limit;
     if (settings.use_gpu && !options.dense)
@@ -342,7 +348,8 @@ namespace step5
         const std::string label = precision + " s=" + std::to_string(side);
         const std::vector<MethodResult> results =
           restore_image<T>(settings, psf, original, degraded, lambda.lambda, with_gauss_seidel, label, checks, cublas);
-        forecast.record(n, timer.milliseconds() / 1000);
+        // The forecast extrapolates the time of one repetition.
+        forecast.record(n, timer.milliseconds() / 1000 / dense_repetitions(settings, n));
         char prefix[32];
         std::snprintf(prefix, sizeof prefix, "s%03d_%s", side, precision.c_str());
         write_images(folder + "/images", prefix, original, degraded, results);

@@ -39,7 +39,7 @@
 // the kernel ran 8 to 12 points of cuBLAS slower (with k = 16, at a tenth of the
 // speed). m16n8k4 keeps the fragments small (A 2, B 1 double per fragment) and was
 // the fastest in every configuration tried; the A100's m8n8k4 ran at less than half
-// the speed of m16n8k4 on the H100 (40 to 48% of cuBLAS, against 76 to 81%). The
+// the speed of m16n8k4 on the H100 (40 to 48% of cuBLAS, against 76 to 82%). The
 // shape is a template parameter of the kernel, so each can be tried in one line. The
 // launcher uses m16n8k4 on Hopper and m8n8k4 on the A100 and its relatives (sm_80 to
 // sm_89). The PTX of the Hopper shapes only exists for sm_90 and newer, so it is
@@ -87,7 +87,7 @@
 // with doubles (twice the bytes per flop of float) was worth 5% at n = 4096 and 16%
 // at 8192.
 //
-// <b>What limits it.</b> On an H100, kernel 14 reaches 76 to 81% of cuBLAS's DGEMM
+// <b>What limits it.</b> On an H100, kernel 14 reaches 76 to 82% of cuBLAS's DGEMM
 // at n = 4096 and 8192 (the results page). Nsight Compute shows its tensor cores busy
 // 72% of the time, and cuBLAS's 98%. cuBLAS's kernel (its name says
 // `tilesize128x64x16_stage3_warpsize2x2x1_tensor16x8x8`) uses 4 warps of 64×32 with

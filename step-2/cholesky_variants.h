@@ -19,6 +19,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -49,6 +50,17 @@ namespace step2
     cudaStream_t stream = nullptr;
     int panel_width = 512;          // nb of variants 4-6: the width of a panel
     KernelTimes *kernel_times = nullptr; // variant 1 only: time each kernel
+    int bandwidth = -1;             // variants 4 and 5: b ≥ 0 says A(i, j) = 0 for
+                                    // i − j > b (a band matrix), and they skip what
+                                    // lies outside the band; −1: a dense matrix
+
+    // One past the last row in which columns p ... p + w − 1 can hold nonzeros: n for
+    // a dense matrix, p + w + b for a band (Cholesky creates no fill outside the band,
+    // so L has A's bandwidth; step-5's band path).
+    int rows_end(int p, int w) const
+    {
+      return bandwidth < 0 ? n : static_cast<int>(std::min<long>(n, static_cast<long>(p) + w + bandwidth));
+    }
   };
 
   template <typename T>

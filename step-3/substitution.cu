@@ -9,7 +9,8 @@ namespace step3
 {
   namespace
   {
-    constexpr int block = step2::inverse_tile;
+    constexpr int block = substitution_block;
+    static_assert(block == step2::inverse_tile, "a block is a tile of step-2's inverses");
   } // namespace
 
   std::size_t substitution_workspace(int n, int nrhs)
@@ -19,8 +20,9 @@ namespace step3
 
   template <typename T>
   void solve_lower(const T *l, int n, int ld, lab::Op op, T *b, int ldb, int nrhs, T *workspace, int *info,
-                   const lab::Gemm<T> &gemm, cudaStream_t stream)
+                   const lab::Gemm<T> &gemm, cudaStream_t stream, int bandwidth)
   {
+    const long reach = bandwidth < 0 ? n : bandwidth; // how far below the diagonal L has nonzeros
     const auto at = [](auto *m, int ldm, int r, int c) { return m + static_cast<long>(r) * ldm + c; };
     T *inverses = workspace;                           // tile k at rows k·64 ... (n × 64)
     T *copy = workspace + static_cast<long>(block) * n; // one block row of B (64 × nrhs)
@@ -49,17 +51,21 @@ namespace step3
         g.beta = 1;
         g.b = at(b, ldb, row, 0);
         g.ldb = ldb;
-        if (forward && row + rows < n)
+        // (Of a band, only the rows below that L_ik reaches, or the columns left of
+        // the block that L_ki reaches.)
+        const int end = static_cast<int>(std::min<long>(n, row + rows + reach));
+        const int start = static_cast<int>(std::max<long>(0, row - reach));
+        if (forward && end > row + rows)
           { // B_i -= L_ik B_k for the rows below
-            g.shape = {n - row - rows, nrhs, rows};
+            g.shape = {end - row - rows, nrhs, rows};
             g.a = at(l, ld, row + rows, row);
             g.c = at(b, ldb, row + rows, 0);
           }
-        else if (!forward && row > 0)
+        else if (!forward && start < row)
           { // B_i -= L_ki^T B_k for the rows above
-            g.shape = {row, nrhs, rows, lab::Op::transpose};
-            g.a = at(l, ld, row, 0);
-            g.c = b;
+            g.shape = {row - start, nrhs, rows, lab::Op::transpose};
+            g.a = at(l, ld, row, start);
+            g.c = at(b, ldb, start, 0);
           }
         else
           continue;
@@ -70,7 +76,7 @@ namespace step3
   }
 
   template void solve_lower(const float *, int, int, lab::Op, float *, int, int, float *, int *,
-                            const lab::Gemm<float> &, cudaStream_t);
+                            const lab::Gemm<float> &, cudaStream_t, int);
   template void solve_lower(const double *, int, int, lab::Op, double *, int, int, double *, int *,
-                            const lab::Gemm<double> &, cudaStream_t);
+                            const lab::Gemm<double> &, cudaStream_t, int);
 } // namespace step3

@@ -16,6 +16,12 @@
 // right-hand sides as columns (n × nrhs, row-major) and is overwritten by the
 // solutions. The diagonal test and the all-zero result on a singular L are as for
 // the inverses (info = j + 1 for the first zero L(j, j)).
+//
+// A band factor, zero more than b rows below its diagonal (step-5's band path), gives
+// shorter products: block row k reaches only the b rows below it (forward) or the b
+// columns left of it (backward), so the solve costs about 2·n·b flops per right-hand
+// side instead of n². It reads L in whole 64-row blocks: the zeros down to b + 63 rows
+// below the diagonal must be stored, nothing further down is read.
 
 #include <lab/gemm.h>
 
@@ -23,12 +29,16 @@
 
 namespace step3
 {
+  // The rows of a block: those of the tile inverses (step-2's inverse_tile).
+  inline constexpr int substitution_block = 64;
+
   // Workspace of solve_lower: the stacked tile inverses (n × 64) and one block row of
   // B (64 × nrhs).
   std::size_t substitution_workspace(int n, int nrhs);
 
-  // B = op(L)^{-1} B, for the n×n lower triangle L.
+  // B = op(L)^{-1} B, for the n×n lower triangle L; @p bandwidth b ≥ 0 says that L(i, j)
+  // = 0 for i − j > b (−1: L is dense).
   template <typename T>
   void solve_lower(const T *l, int n, int ld, lab::Op op, T *b, int ldb, int nrhs, T *workspace, int *info,
-                   const lab::Gemm<T> &gemm, cudaStream_t stream);
+                   const lab::Gemm<T> &gemm, cudaStream_t stream, int bandwidth = -1);
 } // namespace step3

@@ -2,7 +2,8 @@
 // break the tiling (1, 2, tile ± 1 for the tiles 16 and 64 and the panel widths,
 // primes, about a thousand), in float and double; on matrices that fail at a chosen
 // column (first, middle, last), which every variant must report as LAPACK's info,
-// leaving no NaN behind; variant 5 also as a CUDA graph; variant 6's refined solve
+// leaving no NaN behind; band matrices (variants 4 and 5 with a bandwidth), which must
+// not touch what lies beyond the band; variant 5 also as a CUDA graph; variant 6's refined solve
 // against FP32's accuracy. The workspace is poisoned (all NaN) before each run, so a
 // variant that reads scratch it did not write fails. This program exits with 77
 // (CTest: skipped) on a machine without a GPU.
@@ -154,6 +155,92 @@ TEST_CASE("variants 4 and 5 with every panel width, on sizes around them", "[gpu
           CHECK(factorize(*step2::find_variant<double>(name), ad, ld, cublas, panel_width) == 0);
           CHECK(lab::cholesky_residual(ad, ld) <= lab::tolerance<double>(4, n));
         }
+}
+
+namespace
+{
+  // A symmetric band matrix, zero more than b rows from its diagonal, positive definite
+  // by diagonal dominance: random entries in [-1, 1] in the band, 2b + 2 or more on the
+  // diagonal.
+  lab::Matrix<double> band_spd(int n, int b, unsigned seed)
+  {
+    const lab::Matrix<double> r = lab::random_matrix<double>(n, n, seed);
+    lab::Matrix<double> a(n, n);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j <= i; ++j)
+        if (i - j <= b)
+          a(i, j) = a(j, i) = i == j ? 2.0 * b + 2 + std::abs(r(i, i)) : r(i, j);
+    return a;
+  }
+
+  // Factorises the band matrix @p a (bandwidth b) with a band variant: the entries more
+  // than b + nb − 1 rows below the diagonal, which it must neither read nor write, are
+  // NaN on the GPU. Returns info; checks that the NaNs are still there and that the
+  // factor's band is finite, and gives the factor's band (zeros elsewhere) in @p l.
+  template <typename T>
+  int factorize_band(const step2::Variant<T> &variant, const lab::Matrix<T> &a, int b, int panel_width,
+                     lab::Matrix<T> &l, lab::Cublas &cublas)
+  {
+    const int n = a.rows(), window = b + std::min(n, panel_width) - 1;
+    lab::Matrix<T> poisoned = a;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; i - j > window; ++j)
+        poisoned(i, j) = std::numeric_limits<T>::quiet_NaN();
+    OnDevice<T> device(variant, poisoned, cublas, panel_width);
+    device.args.bandwidth = b;
+    device.reset();
+    variant.factorize(device.args);
+    lab::Matrix<T> result;
+    const int info = device.result(result);
+    l = lab::Matrix<T>(n, n);
+    bool untouched = true, finite = true;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j <= i; ++j)
+        if (i - j > window)
+          untouched = untouched && std::isnan(result(i, j));
+        else if (i - j <= b)
+          {
+            l(i, j) = result(i, j);
+            finite = finite && std::isfinite(result(i, j));
+          }
+    CHECK(untouched);
+    CHECK(finite);
+    return info;
+  }
+} // namespace
+
+TEST_CASE("variants 4 and 5 factorise a band matrix inside its band", "[gpu]")
+{
+  lab::Cublas cublas;
+  for (const char *name : {"4", "5"})
+    for (const int panel_width : {64, 192})
+      for (const int n : {1, 2, 130, 301, 700})
+        for (const int b : {0, 1, 63, 64, 65, 200, n})
+          {
+            INFO("variant " << name << ", panel width " << panel_width << ", n = " << n << ", bandwidth " << b);
+            const lab::Matrix<double> a = band_spd(n, b, 11 + n + b);
+            lab::Matrix<float> l;
+            const lab::Matrix<float> af = lab::convert<float>(a);
+            CHECK(factorize_band(*step2::find_variant<float>(name), af, b, panel_width, l, cublas) == 0);
+            CHECK(lab::cholesky_residual(af, l) <= lab::tolerance<float>(4, n));
+            lab::Matrix<double> ld;
+            CHECK(factorize_band(*step2::find_variant<double>(name), a, b, panel_width, ld, cublas) == 0);
+            CHECK(lab::cholesky_residual(a, ld) <= lab::tolerance<double>(4, n));
+          }
+}
+
+TEST_CASE("a band matrix that is not positive definite is reported at its column", "[gpu]")
+{
+  lab::Cublas cublas;
+  const int n = 500, b = 90;
+  for (const char *name : {"4", "5"})
+    for (const int c : {0, 64, 255, 256, n - 1})
+      {
+        INFO("variant " << name << ", failing column " << c);
+        const lab::Matrix<double> a = failing_at<double>(band_spd(n, b, 5), c);
+        lab::Matrix<double> l;
+        CHECK(factorize_band(*step2::find_variant<double>(name), a, b, 128, l, cublas) == c + 1);
+      }
 }
 
 TEST_CASE("variant 5 captured in a CUDA graph and launched twice", "[gpu]")

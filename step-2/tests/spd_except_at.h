@@ -21,12 +21,18 @@ bool lower_triangle_is_finite(const lab::Matrix<T> &l)
   return true;
 }
 
+// The SPD matrix @p a made to fail at column c.
+template <typename T>
+lab::Matrix<T> failing_at(lab::Matrix<double> a, int c)
+{
+  lab::Matrix<double> l = a;
+  step1::cholesky_in_place(l.data(), a.rows(), l.ld());
+  a(c, c) -= l(c, c) * l(c, c) + 1;
+  return lab::convert<T>(a);
+}
+
 template <typename T>
 lab::Matrix<T> spd_except_at(int n, int c, unsigned seed = 7)
 {
-  lab::Matrix<double> a = lab::random_spd<double>(n, 100, seed);
-  lab::Matrix<double> l = a;
-  step1::cholesky_in_place(l.data(), n, l.ld());
-  a(c, c) -= l(c, c) * l(c, c) + 1;
-  return lab::convert<T>(a);
+  return failing_at<T>(lab::random_spd<double>(n, 100, seed), c);
 }

@@ -31,8 +31,8 @@ namespace step2
                        cudaStream_t s)
   {
     const int n = args.n, ld = args.ld, nb = std::min(args.n, args.panel_width);
-    const int w = std::min(nb, n - p); // this panel's width
-    const int below = n - p - w;       // rows under its diagonal block
+    const int w = std::min(nb, n - p);           // this panel's width
+    const int below = args.rows_end(p, w) - p - w; // rows under its diagonal block
     T *const x = args.workspace, *const scratch = x + static_cast<long>(nb) * nb;
     T *const copy = scratch + static_cast<long>(nb) * nb;
     // 1. The diagonal block.
@@ -59,8 +59,11 @@ namespace step2
   void update_block_column(const CholeskyArgs<T> &args, int p, int w, int q, int wq,
                            const lab::Gemm<T> &gemm, cudaStream_t s)
   {
+    const int rows = args.rows_end(p, w) - q;
+    if (rows <= 0)
+      return;
     lab::GemmArgs<T> g;
-    g.shape = {args.n - q, wq, w, lab::Op::none, lab::Op::transpose};
+    g.shape = {rows, wq, w, lab::Op::none, lab::Op::transpose};
     g.alpha = -1;
     g.beta = 1;
     g.a = entry(args, q, p);
@@ -81,9 +84,11 @@ namespace step2
       {
         const int w = std::min(nb, n - p);
         factorize_panel(args, p, factorize_tiles_64<T>, args.stream);
-        // 3. The trailing update, block column by block column.
-        for (int q = p + w; q < n; q += nb)
-          update_block_column(args, p, w, q, std::min(nb, n - q), args.gemm, args.stream);
+        // 3. The trailing update, block column by block column (of a band matrix,
+        //    only the columns the panel reaches).
+        const int end = args.rows_end(p, w);
+        for (int q = p + w; q < end; q += nb)
+          update_block_column(args, p, w, q, std::min(nb, end - q), args.gemm, args.stream);
       }
   }
 

@@ -20,6 +20,14 @@
 //
 // Steps 1 and 2 together are "the panel"; variant 5 reorders the same pieces, so they
 // are functions of their own.
+//
+// A band matrix, whose entries are zero more than b rows below the diagonal
+// (CholeskyArgs::bandwidth = b), needs nothing but other limits: Cholesky creates no
+// fill outside the band, so the panel of columns p ... p + w − 1 has nonzeros only
+// down to row p + w − 1 + b, and step 3 updates only the trailing block columns and
+// rows up to there. The work falls from n³/3 to about n·b² flops. Step-5 factorises
+// its banded HᵀH + λI this way, in a storage that keeps only the band (its
+// band_matrix.h), with these same functions.
 
 #include "../cholesky_variants.h"
 

@@ -40,15 +40,16 @@ namespace step2
     for (int p = 0; p + nb < n; p += nb)
       {
         const int next = p + nb, next_width = std::min(nb, n - next);
+        const int end = args.rows_end(p, nb); // n, or where the band of the panel ends
         // 1. The next panel's columns.
-        update_block_column(args, p, nb, next, next_width, update, s);
+        update_block_column(args, p, nb, next, std::min(next_width, end - next), update, s);
         // 2. The next panel, on the second stream ...
         lab::wait_for(s, side.columns_ready, side.stream.get());
         factorize_panel(args, next, diagonal, side.stream.get());
         // 3. ... while the rest of the trailing matrix is updated here, in block
         //    columns twice as wide as a panel.
-        for (int q = next + next_width; q < n; q += 2 * nb)
-          update_block_column(args, p, nb, q, std::min(2 * nb, n - q), update, s);
+        for (int q = next + next_width; q < end; q += 2 * nb)
+          update_block_column(args, p, nb, q, std::min(2 * nb, end - q), update, s);
         // 4. Both done before the next step.
         lab::wait_for(side.stream.get(), side.panel_done, s);
       }

@@ -21,6 +21,7 @@
 #include <lab_catch.h>
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace
@@ -208,6 +209,49 @@ namespace
       REQUIRE(x.data()[e] == T(0));
   }
 
+  // Substitution with a band factor, zero more than b rows below its diagonal. The
+  // solve reads whole 64-row blocks, so the zeros up to b + 63 rows below the diagonal
+  // are read and must be stored; the entries further down are NaN on the GPU, so a
+  // solve that reads them fails.
+  template <typename T>
+  void check_band_substitution(lab::Cublas &cublas)
+  {
+    const lab::Gemm<T> gemm = lab::cublas_gemm_exact<T>(cublas);
+    for (const int n : {1, 64, 65, 200, 513})
+      for (const int b : {0, 1, 63, 64, 65, 150})
+        for (const lab::Op op : {lab::Op::none, lab::Op::transpose})
+          {
+            INFO("n = " << n << ", bandwidth " << b << ", " << lab::op_letter(op) << ", " << precision_name(T()));
+            // Well conditioned: the diagonal in [1, 2], the band's entries in [-1, 1] / (b + 1).
+            const lab::Matrix<T> r = lab::random_matrix<T>(n, n, 3 + n + b);
+            lab::Matrix<T> l(n, n), poisoned(n, n);
+            for (int i = 0; i < n; ++i)
+              for (int j = 0; j <= i; ++j)
+                {
+                  l(i, j) = i == j ? T(1) + std::abs(r(i, j)) : i - j <= b ? r(i, j) / T(b + 1) : T(0);
+                  poisoned(i, j) = i - j < b + step3::substitution_block ? l(i, j) : std::numeric_limits<T>::quiet_NaN();
+                }
+            const int nrhs = 2;
+            const lab::Matrix<T> rhs = lab::random_matrix<T>(n, nrhs, 5);
+            lab::DeviceBuffer<T> dl(poisoned), db(rhs), workspace(step3::substitution_workspace(n, nrhs));
+            lab::DeviceBuffer<int> info(1);
+            workspace.poison();
+            info.poison();
+            step3::solve_lower(dl.data(), n, n, op, db.data(), nrhs, nrhs, workspace.data(), info.data(), gemm,
+                               nullptr, b);
+            lab::Matrix<T> x(n, nrhs);
+            db.download(x);
+            int status = -1;
+            info.copy_to_host(&status, 1);
+            CHECK(status == 0);
+            lab::Matrix<T> matrix(n, n); // op(L)
+            for (int i = 0; i < n; ++i)
+              for (int j = 0; j < n; ++j)
+                matrix(i, j) = op == lab::Op::none ? l(i, j) : l(j, i);
+            CHECK(lab::solve_residual(matrix, x, rhs, nrhs) <= lab::tolerance<T>(4, n));
+          }
+  }
+
   // A^{-1} = X^T X from the inverse of A's Cholesky factor.
   template <typename T>
   void check_spd_inverse(lab::Cublas &cublas)
@@ -268,6 +312,13 @@ TEST_CASE("forward and back substitution for one and several right-hand sides", 
   lab::Cublas cublas;
   check_substitution<float>(cublas);
   check_substitution<double>(cublas);
+}
+
+TEST_CASE("substitution with a band factor reads only its band", "[gpu]")
+{
+  lab::Cublas cublas;
+  check_band_substitution<float>(cublas);
+  check_band_substitution<double>(cublas);
 }
 
 TEST_CASE("the SPD inverse X^T X from the factor's inverse", "[gpu]")

@@ -1,0 +1,172 @@
+// GPU tests of the band storage (band_matrix.h): A = HᵀH + λI assembled on the GPU
+// into a poisoned storage equals the CPU stencil (blur_model.h) entry by entry, for
+// odd, even, non-square and asymmetric PSFs (up to 9 × 9, one with negative taps) on
+// non-square images, several panel widths and a bandwidth larger than needed, float
+// and double; every stored element that is not a lower entry coupled by the PSF (the
+// scratch above the diagonal, the zeros below the band, the positions outside the
+// matrix) is exactly zero; a layout that does not fit the problem is refused. Exits
+// with 77 (CTest: skipped) without a GPU.
+#include "band_matrix.h"
+#include "blur_gpu.h"
+#include "blur_model.h"
+#include "psf.h"
+#include "test_support.h"
+
+#include <lab/cuda_check.h>
+#include <lab/device_buffer.h>
+#include <lab/random.h>
+#include <lab/streams.h>
+#include <lab_catch.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace
+{
+  using namespace step5_test;
+
+  const char *precision_name(float) { return "float"; }
+  const char *precision_name(double) { return "double"; }
+
+  // A 9 × 9 PSF of positive random weights: no symmetry, so a flipped or shifted tap
+  // shows.
+  Psf random_psf_9x9()
+  {
+    lab::Random random(17);
+    Psf psf{lab::Matrix<double>(9, 9), "random 9x9"};
+    for (int u = 0; u < 9; ++u)
+      for (int v = 0; v < 9; ++v)
+        psf.taps(u, v) = random.uniform(0.01, 1.0) / 40;
+    return psf;
+  }
+
+  // The shape PSFs of the other tests, and a 3 × 5 with zero taps, a trail (psf.h),
+  // the sharpening filter (negative taps) and a 9 × 9.
+  std::vector<Psf> band_test_psfs()
+  {
+    std::vector<Psf> psfs = shape_test_psfs();
+    psfs.push_back(psf_of({{0.0, 0.1, 0.2, 0.05, 0.0}, {0.1, 0.3, 0.02, 0.04, 0.06}, {0.01, 0.0, 0.05, 0.03, 0.04}},
+                          "3x5"));
+    psfs.push_back(step5::trail_psf(4, 30));
+    psfs.push_back(step5::sharpen_psf());
+    psfs.push_back(random_psf_9x9());
+    return psfs;
+  }
+
+  // The PSF with every weight replaced by its magnitude. Where its normal matrix has a
+  // zero, every product that the entry sums is zero, and the GPU's entry must be
+  // exactly zero in any precision.
+  Psf magnitudes(const Psf &psf)
+  {
+    Psf result = psf;
+    for (int u = 0; u < psf.rows(); ++u)
+      for (int v = 0; v < psf.cols(); ++v)
+        result.taps(u, v) = std::abs(psf.taps(u, v));
+    return result;
+  }
+
+  // What a storage element holds: the lower entries the PSF couples compared with the
+  // stencil to `tolerance` (absolute), all others exactly zero. Returns the number of
+  // elements that are wrong; `first_wrong` describes the first one.
+  template <typename T>
+  int wrong_elements(const step5::BandLayout &layout, const std::vector<T> &storage,
+                     const step5::NormalStencil &stencil, const step5::NormalStencil &magnitude, double tolerance,
+                     std::string &first_wrong, int &compared)
+  {
+    const int cols = stencil.image_cols;
+    int wrong = 0;
+    compared = 0;
+    for (int i = 0; i < layout.n; ++i)
+      for (int j = i - layout.reach; j <= i + layout.row_length - 1 - layout.reach; ++j)
+        {
+          const double got = storage[layout.index(i, j)];
+          double expected = 0, bound = 0;
+          if (j >= 0 && j <= i)
+            {
+              const int r = i / cols, c = i % cols, dr = j / cols - r, dc = j % cols - c;
+              if (std::abs(dr) <= stencil.reach_rows && std::abs(dc) <= stencil.reach_cols)
+                {
+                  expected = stencil.at(r, c, dr, dc);
+                  bound = magnitude.at(r, c, dr, dc);
+                }
+            }
+          const bool right = bound == 0 ? got == 0 : std::abs(got - expected) <= tolerance;
+          compared += bound != 0;
+          if (!right && wrong++ == 0)
+            first_wrong = "A(" + std::to_string(i) + ", " + std::to_string(j) + ") = " + std::to_string(got) +
+                          ", expected " + std::to_string(expected);
+        }
+    return wrong;
+  }
+
+  template <typename T>
+  void check_band_assembly()
+  {
+    const double lambda = 0.05;
+    lab::CudaStream stream;
+    for (const Psf &psf : band_test_psfs())
+      for (const auto &[rows, cols] :
+           std::vector<std::pair<int, int>>{{1, 1}, {2, 3}, {7, 11}, {12, 5}, {9, 20}, {16, 13}, {24, 24}})
+        {
+          if (psf.rows() > rows || psf.cols() > cols)
+            continue;
+          const step5::NormalStencil stencil = step5::normal_matrix_stencil(psf, rows, cols, lambda);
+          const step5::NormalStencil magnitude = step5::normal_matrix_stencil(magnitudes(psf), rows, cols, lambda);
+          // A few hundred rounding units of the largest diagonal entry: an entry sums
+          // at most p.rows·p.cols products of rounded taps, whose magnitudes add up to
+          // at most Σ p² (Cauchy–Schwarz), the diagonal of an inner pixel without λ.
+          double diagonal = 0;
+          for (int r = 0; r < rows; ++r)
+            for (int c = 0; c < cols; ++c)
+              diagonal = std::max(diagonal, magnitude.at(r, c, 0, 0));
+          const double tolerance = 200 * std::numeric_limits<T>::epsilon() * diagonal;
+          const step5::DevicePsf<T> device_psf(psf);
+          const int bandwidth = step5::normal_matrix_bandwidth(psf, rows, cols);
+          // Panels of one column, odd, a tile, wider than the matrix; and a layout
+          // with a wider band than A needs.
+          for (const auto &[panel, extra] : std::vector<std::pair<int, int>>{{1, 0}, {3, 0}, {16, 0}, {64, 0}, {5, 7}})
+            {
+              CAPTURE(precision_name(T()), psf.name, rows, cols, panel, extra);
+              const step5::BandLayout layout = step5::BandLayout::make(rows * cols, bandwidth + extra, panel);
+              lab::DeviceBuffer<T> storage(layout.elements());
+              storage.poison();
+              LAB_CHECK(cudaDeviceSynchronize()); // the poison is on the default stream
+              step5::assemble_normal_band(device_psf, rows, cols, T(lambda), layout, storage.data(), stream.get());
+              LAB_CHECK(cudaStreamSynchronize(stream.get()));
+              std::vector<T> host(layout.elements());
+              storage.copy_to_host(host.data(), host.size());
+              std::string first_wrong;
+              int compared = 0;
+              const int wrong = wrong_elements(layout, host, stencil, magnitude, tolerance, first_wrong, compared);
+              CAPTURE(first_wrong);
+              CHECK(wrong == 0);
+              CHECK(compared >= rows * cols); // the diagonal at least
+            }
+        }
+  }
+
+  TEST_CASE("the normal matrix assembled into the band equals the stencil, with zeros everywhere else")
+  {
+    check_band_assembly<float>();
+    check_band_assembly<double>();
+  }
+
+  TEST_CASE("the band assembly refuses a layout of another order or a narrower band")
+  {
+    const Psf psf = shape_test_psfs()[3]; // 2 x 5
+    const int rows = 7, cols = 11, bandwidth = step5::normal_matrix_bandwidth(psf, rows, cols);
+    const step5::DevicePsf<float> device_psf(psf);
+    const step5::BandLayout wider_image = step5::BandLayout::make(rows * (cols + 1), bandwidth + 1, 4);
+    const step5::BandLayout narrow = step5::BandLayout::make(rows * cols, bandwidth - 1, 4);
+    lab::DeviceBuffer<float> storage(std::max(wider_image.elements(), narrow.elements()));
+    CHECK_THROWS_AS(step5::assemble_normal_band(device_psf, rows, cols, 0.1f, wider_image, storage.data(), nullptr),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(step5::assemble_normal_band(device_psf, rows, cols, 0.1f, narrow, storage.data(), nullptr),
+                    std::invalid_argument);
+  }
+} // namespace

@@ -24,7 +24,7 @@ namespace step5
     layout.bandwidth = bandwidth;
     layout.panel = panel;
     layout.reach = round_up_to_4(bandwidth + panel - 1);
-    layout.row_length = round_up_to_4(layout.reach + panel) + 1;
+    layout.row_length = round_up_to_4(layout.reach + 2 * panel) + 1;
     return layout;
   }
 

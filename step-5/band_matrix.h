@@ -35,11 +35,14 @@
 // right-looking Cholesky restricted to the band factorises the panel of columns
 // k to k + nb − 1 and the rows below it that reach into the band, down to row
 // k + nb − 1 + b: the panel's block is a rectangle whose lower-left corner lies
-// b + nb − 1 below the diagonal. It then updates the trailing matrix in tiles, and a
-// tile on the diagonal is computed whole, as one product, both of its triangles, so
-// that up to nb − 1 above the diagonal is written too. So the window must hold
-// @f[ -(b + nb - 1) \le j - i \le nb - 1, @f]
-// and the layout takes L ≥ b + nb − 1 below and S − 1 − L ≥ nb − 1 above. Two kinds
+// b + nb − 1 below the diagonal. It then updates the trailing matrix in block columns
+// two panels wide (step-2's variant 5), and the square of a block column on the
+// diagonal is computed whole, as one product, both of its triangles, so that up to
+// 2nb − 1 above the diagonal is written too. So the window must hold
+// @f[ -(b + nb - 1) \le j - i \le 2nb - 1, @f]
+// and the layout takes L ≥ b + nb − 1 below and S − 1 − L ≥ 2nb − 1 above. (A window
+// one entry too short above would not fail loudly: the overflowing entries of row i
+// land in row i + 1's window, below its band, and add small errors to the factor.) Two kinds
 // of entry in the window are not entries of the band, and the storage must treat
 // them so:
 //  - below the band (b < i − j ≤ L): these are true zeros of A, and the panel's
@@ -73,8 +76,8 @@
 // floats or two doubles at a time, as they do on a dense matrix.
 //
 // The memory is n·S elements instead of n². For a 512 × 512 image and a 9 × 9 PSF
-// with nb = 512: b = 8 · 512 + 8 = 4104, L = 4616, S = 5129, 5.4 GB in float, where
-// the dense A takes 256 GiB. (A row keeps about b + 2 nb entries where its part of
+// with nb = 512: b = 8 · 512 + 8 = 4104, L = 4616, S = 5641, 5.9 GB in float, where
+// the dense A takes 256 GiB. (A row keeps about b + 3 nb entries where its part of
 // the lower band has b + 1: the price of running the dense blocked code unchanged.)
 // The work falls as well: a band Cholesky takes about n·b² flops instead of n³/3.
 
@@ -96,7 +99,7 @@ namespace step5
     int bandwidth = 0;  // b: A(i, j) = 0 when |i − j| > b
     int panel = 0;      // nb: the panel width of the factorisation that will run on it
     int reach = 0;      // L = b + nb − 1 rounded up to a multiple of 4
-    int row_length = 0; // S = (L + nb rounded up to a multiple of 4) + 1
+    int row_length = 0; // S = (L + 2 nb rounded up to a multiple of 4) + 1
 
     // The layout for A of order @p n, half-bandwidth @p bandwidth, factorised with
     // panels of @p panel columns. Refuses (std::invalid_argument) n < 0,

@@ -2,7 +2,6 @@
 #include "dense_pipeline.h"
 #include "gram_matrix.h"
 
-#include <cholesky_variants.h>  // step-2: the factorisations
 #include <spd_inverse.h>        // step-3: A⁻¹ = XᵀX
 #include <substitution.h>       // step-3: triangular solves
 #include <triangular_inverse.h> // step-3: X = L⁻¹
@@ -14,24 +13,14 @@
 
 namespace step5
 {
-  // The variants this step uses: the fastest of steps 2 and 3 at the sizes of its
+  // The triangular inverse this step uses: the fastest of step-3 at the sizes of its
   // images (n = 1024 … 65536), found by name so that a renumbering shows up here.
-  template <typename T>
-  const step2::Variant<T> &best_cholesky()
-  {
-    static const step2::Variant<T> *const variant = step2::find_variant<T>("5_look_ahead");
-    return *variant;
-  }
-
   template <typename T>
   const step3::InverseVariant<T> &best_inverse()
   {
     static const step3::InverseVariant<T> *const variant = step3::find_inverse_variant<T>("4_recursive");
     return *variant;
   }
-
-  // One right-hand side: b is an n × 1 matrix.
-  constexpr int one_column = 1;
 
   template <typename T>
   DensePipeline<T>::DensePipeline(int rows, int cols, bool with_inverse)
@@ -70,17 +59,6 @@ namespace step5
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
       a[static_cast<long>(i) * n + i] += lambda;
-  }
-
-  // Times the work of @p stage on the default stream into @p milliseconds.
-  template <typename Stage>
-  void timed(double &milliseconds, Stage &&stage)
-  {
-    lab::EventTimer timer;
-    timer.start();
-    stage();
-    timer.stop();
-    milliseconds = timer.milliseconds();
   }
 
   template <typename T>

@@ -27,16 +27,42 @@
 
 #include "blur_gpu.h"
 
+#include <cholesky_variants.h> // step-2: the factorisations
 #include <cusolver_cholesky.h> // step-2: cuSOLVER's potrf and potrs
 
 #include <lab/cublas_gemm.h>
 #include <lab/device_buffer.h>
 #include <lab/gemm.h>
+#include <lab/timer.h>
 
 #include <cstddef>
 
 namespace step5
 {
+  // The factorisation this step uses (here and in the band pipeline): the fastest of
+  // step-2 at the sizes of its images (n = 1024 … 65536), found by name so that a
+  // renumbering shows up here.
+  template <typename T>
+  const step2::Variant<T> &best_cholesky()
+  {
+    static const step2::Variant<T> *const variant = step2::find_variant<T>("5_look_ahead");
+    return *variant;
+  }
+
+  // One right-hand side: b is an n × 1 matrix.
+  constexpr int one_column = 1;
+
+  // Times the work of @p stage on the default stream into @p milliseconds.
+  template <typename Stage>
+  void timed(double &milliseconds, Stage &&stage)
+  {
+    lab::EventTimer timer;
+    timer.start();
+    stage();
+    timer.stop();
+    milliseconds = timer.milliseconds();
+  }
+
   // Milliseconds per stage; the stages a run does not do stay 0.
   struct DenseTimes
   {

@@ -28,12 +28,16 @@ namespace step5
     return count;
   }
 
-  // The stages of a dense pipeline, on a second line under its method.
+  // The stages of a dense or band pipeline, on a second line under its method (the
+  // band pipeline has no H to build: it assembles A from the PSF).
   void print_stages(const MethodResult &m)
   {
     const DenseTimes &s = m.stages;
-    std::printf("      stages: build H %s, A = HtH + lambda I %s, factor %s", lab::format_milliseconds(s.build).c_str(),
-                lab::format_milliseconds(s.normal).c_str(), lab::format_milliseconds(s.factor).c_str());
+    std::printf("      stages: ");
+    if (s.build > 0)
+      std::printf("build H %s, ", lab::format_milliseconds(s.build).c_str());
+    std::printf("A = HtH + lambda I %s, factor %s", lab::format_milliseconds(s.normal).c_str(),
+                lab::format_milliseconds(s.factor).c_str());
     if (s.invert > 0)
       std::printf(", invert L %s, XtX %s, apply %s", lab::format_milliseconds(s.invert).c_str(),
                   lab::format_milliseconds(s.inverse).c_str(), lab::format_milliseconds(s.apply).c_str());
@@ -86,7 +90,7 @@ namespace step5
         std::printf("    %-46s %11s %9s  %s\n", m.description.c_str(),
                     m.failure.empty() ? lab::format_milliseconds(m.milliseconds).c_str() : "-",
                     lab::format_or_dash(psnr_or_nan(original, m.image), "%.2f").c_str(), check.c_str());
-        if (m.dense && m.failure.empty())
+        if (m.has_stages && m.failure.empty())
           print_stages(m);
       }
   }

@@ -117,6 +117,43 @@ namespace step5
     return result;
   }
 
+  // The stage times of a pipeline run @p runs times: each stage's median.
+  DenseTimes median_times(int runs, const std::function<DenseTimes()> &run)
+  {
+    std::vector<DenseTimes> samples;
+    for (int rep = 0; rep < runs; ++rep)
+      samples.push_back(run());
+    DenseTimes times = samples.front();
+    using Stage = double DenseTimes::*;
+    for (const Stage stage : {&DenseTimes::build, &DenseTimes::normal, &DenseTimes::factor, &DenseTimes::invert,
+                              &DenseTimes::inverse, &DenseTimes::apply, &DenseTimes::solve})
+      times.*stage = lab::median(samples, stage);
+    return times;
+  }
+
+  // A pipeline's result from its stage times and its f: its time is that of the route
+  // it took, and only that route's stages are kept.
+  template <typename T>
+  MethodResult pipeline_result(MethodResult result, const DenseTimes &times, const DeviceProblem<T> &problem,
+                               const lab::DeviceBuffer<T> &f, bool inverse_route)
+  {
+    result.has_stages = true;
+    result.stages = times;
+    if (times.failed_column >= 0)
+      result.failure = "A = H^T H + lambda I is not positive definite (column " +
+                       std::to_string(times.failed_column) + "): take lambda > 0";
+    else
+      {
+        result.image = problem.download(f);
+        result.milliseconds = inverse_route ? times.inverse_route() : times.solve_route();
+        if (inverse_route)
+          result.stages.solve = 0;
+        else
+          result.stages.invert = result.stages.inverse = result.stages.apply = 0;
+      }
+    return result;
+  }
+
   // The dense pipelines: the course's products and cuBLAS's through the same code
   // (each giving both routes), then the vendor's. The stage times are medians over
   // options.dense_reps runs.
@@ -126,35 +163,9 @@ namespace step5
   {
     const T lambda = static_cast<T>(options.lambda);
     DensePipeline<T> pipeline(problem.rows, problem.cols, true);
-    const auto median_times = [&](const std::function<DenseTimes()> &run) {
-      std::vector<DenseTimes> samples;
-      for (int rep = 0; rep < options.dense_reps; ++rep)
-        samples.push_back(run());
-      DenseTimes times = samples.front();
-      using Stage = double DenseTimes::*;
-      for (const Stage stage : {&DenseTimes::build, &DenseTimes::normal, &DenseTimes::factor,
-                                        &DenseTimes::invert, &DenseTimes::inverse, &DenseTimes::apply,
-                                        &DenseTimes::solve})
-        times.*stage = lab::median(samples, stage);
-      return times;
-    };
     const auto finish = [&](MethodResult result, const DenseTimes &times, const lab::DeviceBuffer<T> &f,
                             bool inverse_route) {
-      result.dense = true;
-      result.stages = times;
-      if (times.failed_column >= 0)
-        result.failure = "A = H^T H + lambda I is not positive definite (column " +
-                         std::to_string(times.failed_column) + "): take lambda > 0";
-      else
-        {
-          result.image = problem.download(f);
-          result.milliseconds = inverse_route ? times.inverse_route() : times.solve_route();
-          if (inverse_route)
-            result.stages.solve = 0;
-          else
-            result.stages.invert = result.stages.inverse = result.stages.apply = 0;
-        }
-      results.push_back(std::move(result));
+      results.push_back(pipeline_result(std::move(result), times, problem, f, inverse_route));
     };
 
     struct Products
@@ -167,7 +178,7 @@ namespace step5
       {"cublas", "cuBLAS", lab::cublas_gemm_exact<T>(cublas)}};
     for (const Products &p : products)
       {
-        const DenseTimes times = median_times([&] {
+        const DenseTimes times = median_times(options.dense_reps, [&] {
           return pipeline.run(problem.psf, lambda, problem.g.data(), p.gemm, problem.f.data(),
                               problem.second_f.data());
         });
@@ -177,7 +188,7 @@ namespace step5
                times, problem.second_f, true);
       }
     const DenseTimes vendor = median_times(
-      [&] { return pipeline.run_vendor(problem.psf, lambda, problem.g.data(), cublas, problem.f.data()); });
+      options.dense_reps, [&] { return pipeline.run_vendor(problem.psf, lambda, problem.g.data(), cublas, problem.f.data()); });
     finish(named("dense_cusolver", "dense, cuBLAS + cuSOLVER potrf/potrs"), vendor, problem.f, false);
     if (options.thesis_formula)
       {
@@ -187,6 +198,23 @@ namespace step5
         result.solves_normal_equations = false;
         finish(std::move(result), thesis, problem.f, false);
       }
+  }
+
+  // The band pipeline on step-4's kernels: a run that is not timed (the first pays
+  // for loading kernels) when it is to be timed more than once, then the median of
+  // options.band_reps runs.
+  template <typename T>
+  MethodResult run_band_method(DeviceProblem<T> &problem, const Psf &psf, const RestoreOptions &options)
+  {
+    const T lambda = static_cast<T>(options.lambda);
+    BandPipeline<T> pipeline(psf, problem.rows, problem.cols);
+    const lab::Gemm<T> gemm(step4::gemm);
+    const auto run = [&] { return pipeline.run(problem.psf, lambda, problem.g.data(), gemm, problem.f.data()); };
+    if (options.band_reps > 1)
+      run();
+    const DenseTimes times = median_times(options.band_reps, run);
+    return pipeline_result(named("band_course_solve", "band, step-4's kernels, two solves"), times, problem,
+                           problem.f, false);
   }
 
   template <typename T>
@@ -201,6 +229,8 @@ namespace step5
         DeviceProblem<T> problem(psf, degraded);
         if (options.dense)
           run_dense_methods(problem, options, *cublas, results);
+        if (options.band)
+          results.push_back(run_band_method(problem, psf, options));
 
         ConjugateGradients<T> cg(rows, cols);
         IterationReport report;

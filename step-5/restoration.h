@@ -11,6 +11,7 @@
 // filters solve other equations (a periodic model) and have no residual here: their
 // PSNR tells what that costs.
 
+#include "band_pipeline.h"
 #include "dense_pipeline.h"
 #include "iteration_report.h"
 #include "psf.h"
@@ -30,6 +31,8 @@ namespace step5
     int reps = 1;              // timed runs of each fast method (median); the dense ones: see dense_reps
     int dense_reps = 1;        // timed runs of each dense pipeline (they take seconds at 256²)
     bool dense = true;         // whether the dense pipelines run (they need n² memory)
+    int band_reps = 1;         // timed runs of the band pipeline (seconds at 1024²)
+    bool band = true;          // whether the band pipeline runs (it needs n·(b + 3nb) memory)
     bool thesis_formula = false; // also the thesis' formula (on cuSOLVER)
     bool gauss_seidel = true;  // Gauss–Seidel on the CPU (slow: small images only)
     double gauss_seidel_tolerance = 1e-4; // its stopping tolerance on the relative residual
@@ -43,8 +46,8 @@ namespace step5
     std::string description;   // one line for the console
     lab::Matrix<double> image;
     double milliseconds = 0;   // the whole method, from g on the GPU to f on the GPU
-    DenseTimes stages;         // the dense pipelines' stages
-    bool dense = false;
+    DenseTimes stages;         // the dense and band pipelines' stages
+    bool has_stages = false;
     bool solves_normal_equations = true; // false for the FFT filters
     double backward_error = 0; // η above (methods that solve the normal equations)
     IterationReport iterations; // CG and Gauss–Seidel

@@ -72,8 +72,10 @@ namespace step5
   };
 
   // Image sides of the sweep: the dense matrix of s = 256 is 65536² (16 GiB in float),
-  // the largest an 80 GB GPU holds three of; quick mode stops at 64 (4096², seconds).
-  const std::vector<int> full_sweep = {32, 64, 128, 256};
+  // the largest an 80 GB GPU holds three of; the band pipeline and the matrix-free
+  // methods go on to s = 1024 (a band of 39 GB in float); quick mode stops at 64
+  // (4096², seconds).
+  const std::vector<int> full_sweep = {32, 64, 128, 256, 512, 1024};
   const std::vector<int> quick_sweep = {32, 64};
   // Gauss–Seidel on the CPU only up to this side: its sweeps are sequential, and
   // their number grows with A's condition number (see the results page).
@@ -194,13 +196,33 @@ namespace step5
            DensePipeline<T>::device_bytes(rows, cols, true) <= 0.9 * double(settings.device.free_memory);
   }
 
+  // The band pipeline needs n·(b + 3nb) numbers (band_pipeline.h).
+  template <typename T>
+  bool band_fits(const Settings &settings, const Psf &psf, int rows, int cols)
+  {
+    return settings.use_gpu &&
+           BandPipeline<T>::device_bytes(psf, rows, cols) <= 0.9 * double(settings.device.free_memory);
+  }
+
   // @sect3{The tables}
   //
   // One row per image size; every method has a column in the times table and one in
   // the quality table (NaN where it did not run), and each dense pipeline its stages.
   const std::vector<std::string> method_names = {
     "dense_course_solve", "dense_course_inverse", "dense_cublas_solve", "dense_cublas_inverse", "dense_cusolver",
-    "cg",                 "fft_periodic",         "fft_mirrored",       "gauss_seidel"};
+    "band_course_solve",  "cg",                   "fft_periodic",       "fft_mirrored",         "gauss_seidel"};
+
+  // The pipelines whose stages are tabulated: name, and the methods of their two
+  // routes (empty: the pipeline has no inverse route).
+  struct TabulatedPipeline
+  {
+    std::string name, solve_method, inverse_method;
+  };
+  const std::vector<TabulatedPipeline> tabulated_pipelines = {
+    {"course", "dense_course_solve", "dense_course_inverse"},
+    {"cublas", "dense_cublas_solve", "dense_cublas_inverse"},
+    {"cusolver", "dense_cusolver", ""},
+    {"band", "band_course_solve", ""}};
 
   // Every table starts with n (unknowns, the course's size column) and the image's
   // rows and columns.
@@ -216,9 +238,9 @@ namespace step5
   std::vector<std::string> stage_columns()
   {
     std::vector<std::string> columns = {"n", "rows", "cols"};
-    for (const std::string pipeline : {"course", "cublas", "cusolver"})
+    for (const TabulatedPipeline &pipeline : tabulated_pipelines)
       for (const std::string stage : {"build", "normal", "factor", "invert", "inverse", "apply", "solve"})
-        columns.push_back(pipeline + "_" + stage + "_ms");
+        columns.push_back(pipeline.name + "_" + stage + "_ms");
     return columns;
   }
 
@@ -249,11 +271,10 @@ namespace step5
           quality_row.push_back(m ? psnr_or_nan(original, m->image) : nan);
         }
       std::vector<double> stage_row = {n, double(rows), double(cols)};
-      for (const std::string pipeline : {"course", "cublas", "cusolver"})
+      for (const TabulatedPipeline &pipeline : tabulated_pipelines)
         {
-          const bool vendor = pipeline == "cusolver";
-          const MethodResult *solve = find(vendor ? "dense_cusolver" : "dense_" + pipeline + "_solve");
-          const MethodResult *inverse = vendor ? nullptr : find("dense_" + pipeline + "_inverse");
+          const MethodResult *solve = find(pipeline.solve_method);
+          const MethodResult *inverse = find(pipeline.inverse_method);
           const auto stage = [&](const MethodResult *m, double DenseTimes::*field) {
             return m ? m->stages.*field : nan;
           };
@@ -295,6 +316,13 @@ namespace step5
     return n <= 128 * 128 ? settings.options.reps : 1;
   }
 
+  // The band pipeline takes well under a second up to 512²: the median of several
+  // runs there, one run at 1024².
+  int band_repetitions(const Settings &settings, int n)
+  {
+    return n <= 512 * 512 ? settings.options.reps : 1;
+  }
+
   // @sect3{One image, every method}
   //
   // Restores @p degraded in precision T with every method that fits, prints the
@@ -312,10 +340,16 @@ namespace step5
     options.reps = settings.options.reps;
     options.dense_reps = dense_repetitions(settings, n);
     options.dense = dense_fits<T>(settings, rows, cols);
+    options.band_reps = band_repetitions(settings, n);
+    options.band = band_fits<T>(settings, psf, rows, cols);
     options.gauss_seidel = with_gauss_seidel && std::max(rows, cols) <= gauss_seidel_limit;
     if (settings.use_gpu && !options.dense)
       std::printf("    dense pipelines skipped: they need %s of GPU memory, %s free\n",
                   lab::format_bytes(std::size_t(DensePipeline<T>::device_bytes(rows, cols, true))).c_str(),
+                  lab::format_bytes(settings.device.free_memory).c_str());
+    if (settings.use_gpu && !options.band)
+      std::printf("    band pipeline skipped: it needs %s of GPU memory, %s free\n",
+                  lab::format_bytes(std::size_t(BandPipeline<T>::device_bytes(psf, rows, cols))).c_str(),
                   lab::format_bytes(settings.device.free_memory).c_str());
     const std::vector<MethodResult> results = restore_with_every_method<T>(psf, degraded, options, cublas);
     const double u = std::numeric_limits<T>::epsilon() / 2;
@@ -337,11 +371,16 @@ namespace step5
       {
         const int n = side * side;
         check_psf(psf, side, side);
-        forecast.announce(n);
+        // The forecast follows the dense pipelines, whose n³ work dominates where they
+        // run; the band pipeline's grows as n·b² (about n² for square images).
+        const bool dense = dense_fits<T>(settings, side, side);
+        if (dense)
+          forecast.announce(n);
         const lab::Matrix<double> original = lab::shepp_logan(side);
         const lab::Matrix<double> degraded = degrade(original, psf, noise, settings.seed);
-        std::printf("\n%d x %d image (n = %d), %s: dense matrices %s\n", side, side, n, precision.c_str(),
-                    lab::format_bytes(std::size_t(DensePipeline<T>::device_bytes(side, side, true))).c_str());
+        std::printf("\n%d x %d image (n = %d), %s: dense matrices %s, band %s\n", side, side, n, precision.c_str(),
+                    lab::format_bytes(std::size_t(DensePipeline<T>::device_bytes(side, side, true))).c_str(),
+                    lab::format_bytes(std::size_t(BandPipeline<T>::device_bytes(psf, side, side))).c_str());
         const LambdaChoice lambda = choose_lambda<T>(settings, psf, degraded, noise_level(psf, original, degraded));
         std::printf("    lambda %g: %s\n", lambda.lambda, lambda.how.c_str());
         lab::HostTimer timer;
@@ -349,7 +388,8 @@ namespace step5
         const std::vector<MethodResult> results =
           restore_image<T>(settings, psf, original, degraded, lambda.lambda, with_gauss_seidel, label, checks, cublas);
         // The forecast extrapolates the time of one repetition.
-        forecast.record(n, timer.milliseconds() / 1000 / dense_repetitions(settings, n));
+        if (dense)
+          forecast.record(n, timer.milliseconds() / 1000 / dense_repetitions(settings, n));
         char prefix[32];
         std::snprintf(prefix, sizeof prefix, "s%03d_%s", side, precision.c_str());
         write_images(folder + "/images", prefix, original, degraded, results);
@@ -394,6 +434,7 @@ namespace step5
           options.lambda = lambda;
           options.use_gpu = settings.use_gpu;
           options.dense = dense_fits<float>(settings, side, side);
+          options.band = false; // the table compares the dense solution with the thesis' formula
           options.thesis_formula = true;
           options.gauss_seidel = !settings.use_gpu; // without a GPU, the CPU's method
           const std::vector<MethodResult> results = restore_with_every_method<float>(psf, degraded, options, cublas);

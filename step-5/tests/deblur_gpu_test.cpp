@@ -7,6 +7,7 @@
 // a blurred phantom, the FFT filter exact for a periodic blur, and the thesis' formula
 // wrong for a motion blur and right for a Gaussian. Float and double. Exits with 77
 // (CTest: skipped) without a GPU.
+#include "band_pipeline.h"
 #include "blur_gpu.h"
 #include "blur_model.h"
 #include "conjugate_gradients.h"
@@ -172,7 +173,7 @@ namespace
   template <typename T>
   struct Solutions
   {
-    lab::Matrix<double> dense_solve, dense_inverse, cublas_solve, vendor, thesis, cg;
+    lab::Matrix<double> dense_solve, dense_inverse, cublas_solve, vendor, thesis, cg, band;
     int cg_iterations = 0;
   };
 
@@ -183,7 +184,7 @@ namespace
     const step5::DevicePsf<T> device_psf(psf);
     lab::DeviceBuffer<T> device_g(lab::convert<T>(g));
     std::vector<lab::DeviceBuffer<T>> f;
-    for (int i = 0; i < 6; ++i)
+    for (int i = 0; i < 7; ++i)
       {
         f.emplace_back(g.size());
         f.back().poison();
@@ -211,6 +212,9 @@ namespace
     s.vendor = download_image(f[3], rows, cols);
     s.thesis = download_image(f[4], rows, cols);
     s.cg = download_image(f[5], rows, cols);
+    step5::BandPipeline<T> band(psf, rows, cols);
+    REQUIRE(band.run(device_psf, T(lambda), device_g.data(), step4::gemm, f[6].data()).failed_column == -1);
+    s.band = download_image(f[6], rows, cols);
     s.cg_iterations = report.iterations;
     return s;
   }
@@ -241,6 +245,7 @@ namespace
     CHECK(relative_difference(s.dense_inverse, f) <= tolerance);
     CHECK(relative_difference(s.cublas_solve, f) <= tolerance);
     CHECK(relative_difference(s.vendor, f) <= tolerance);
+    CHECK(relative_difference(s.band, f) <= tolerance);
     // H's singular values lie in [0.7 - 0.3, 0.7 + 0.3] (the centre minus and plus the
     // rest), so κ(HᵀH) ≤ (1 / 0.4)² = 6.25.
     CHECK(relative_difference(s.cg, f) <= std::max(tolerance, cg_error_bound<T>(6.25)));
@@ -269,6 +274,7 @@ namespace
     CHECK(relative_difference(s.dense_solve, s.vendor) <= tolerance);
     CHECK(relative_difference(s.dense_inverse, s.vendor) <= tolerance);
     CHECK(relative_difference(s.cublas_solve, s.vendor) <= tolerance);
+    CHECK(relative_difference(s.band, s.vendor) <= tolerance);
     CHECK(relative_difference(s.cg, s.vendor) <= std::max(tolerance, cg_error_bound<T>(condition)));
   }
 
@@ -276,6 +282,46 @@ namespace
   {
     check_agreement<float>();
     check_agreement<double>();
+  }
+
+  // The band pipeline on images of more pixels than its panel is wide (512 in float,
+  // 256 in double), so that the band ends inside the matrix and the factorisation's
+  // loops stop early, on sizes that are multiples of nothing, with symmetric and
+  // asymmetric PSFs: it solves the dense pipeline's equations.
+  template <typename T>
+  void check_band_against_dense()
+  {
+    const double lambda = 1e-2, condition = (1 + lambda) / lambda;
+    const double tolerance = 10 * condition * epsilon<T>();
+    const Psf trail = psf_of({{0, 0, 0.4, 0.2, 0.1}, {0, 0, 0, 0.2, 0.1}}, "trail");
+    for (const Psf &psf : {step5::gaussian_psf(1.5, 9), trail})
+      for (const std::pair<int, int> size : {std::pair{40, 40}, std::pair{37, 29}, std::pair{23, 61}})
+        {
+          CAPTURE(precision_name(T()), psf.name, size.first, size.second);
+          const lab::Matrix<double> f = random_image(size.first, size.second, 9);
+          const lab::Matrix<double> g = lab::add_gaussian_noise(step5::blur(psf, f), 0.01, 4);
+          const Solutions<T> s = solve_all<T>(psf, g, lambda, cg_tolerance<T>());
+          CHECK(relative_difference(s.band, s.vendor) <= tolerance);
+        }
+  }
+
+  TEST_CASE("the band pipeline solves the dense pipeline's equations")
+  {
+    check_band_against_dense<float>();
+    check_band_against_dense<double>();
+  }
+
+  // A PSF that moves every pixel one to the left: the pixels of the first column are
+  // seen by nothing, so with λ = 0 the first pivot of A is zero, and the band
+  // factorisation must say so (column 0, as LAPACK's info = 1).
+  TEST_CASE("the band pipeline reports a normal matrix that is not positive definite")
+  {
+    const Psf shift = psf_of({{1, 0, 0}}, "shift");
+    const int rows = 30, cols = 30;
+    const step5::DevicePsf<double> device_psf(shift);
+    lab::DeviceBuffer<double> g(lab::convert<double>(random_image(rows, cols, 2))), f(rows * cols);
+    step5::BandPipeline<double> band(shift, rows, cols);
+    CHECK(band.run(device_psf, 0.0, g.data(), step4::gemm, f.data()).failed_column == 0);
   }
 
   // @sect3{The thesis' formula}

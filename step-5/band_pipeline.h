@@ -1,0 +1,68 @@
+#pragma once
+// @sect3{The band pipeline: the same equations, only the band}
+//
+// The dense pipeline spends n² numbers on A = HᵀH + λI and n³/3 flops on its Cholesky
+// factor, although all but a band of A is zero: pixel i and pixel j interact only when
+// they are less than a PSF's height apart in rows and its width in columns, so with
+// the pixels stacked row by row A(i, j) = 0 for |i − j| > b = (p.rows − 1)·C +
+// p.cols − 1 (band_matrix.h). A Cholesky factor creates no fill outside the band of the
+// matrix it factorises (each entry of L is a combination of entries of A and of L to
+// its left, all inside the band), so L has A's bandwidth, and the whole computation
+// can live in the band:
+//  1. assemble A straight from the PSF into a storage of n·S numbers, S ≈ b + 3nb
+//     (band_matrix.h), and b = Hᵀg by the correlation kernel of blur_gpu.h;
+//  2. factorise it with step-2's look-ahead variant, told the bandwidth
+//     (CholeskyArgs::bandwidth): the same panels, the same products through
+//     lab::Gemm, only the loops stop where the band ends, about n·b² flops;
+//  3. two triangular solves by step-3's substitution, told the bandwidth too, about
+//     4·n·b flops.
+// No H and no dense product. For a 256 × 256 image and a 9 × 9 PSF, b = 2056: the
+// factorisation does n·b² ≈ 2.8·10¹¹ flops where the dense one did n³/3 ≈ 9.4·10¹³,
+// and the storage is 0.9 GB (float) instead of 16 GiB for A alone. The band is still
+// wide (the stacking puts vertical neighbours C pixels apart) and mostly zeros inside:
+// of each row's 2b + 1 entries at most (2p.rows − 1)(2p.cols − 1) are not zero. A
+// sparse direct solver with a fill-reducing ordering exploits that too; this pipeline
+// exploits only the band, which keeps every product dense and large, the shape a GPU
+// wants.
+
+#include "band_matrix.h"
+#include "blur_gpu.h"
+#include "dense_pipeline.h"
+#include "psf.h"
+
+#include <lab/device_buffer.h>
+#include <lab/gemm.h>
+
+namespace step5
+{
+  // The panel width of the band factorisation when none is asked for (measured: see
+  // band_pipeline.cu).
+  template <typename T>
+  int band_panel_width();
+
+  template <typename T>
+  class BandPipeline
+  {
+  public:
+    // Allocates the band storage and the workspaces for rows × cols images restored
+    // with @p psf (its size sets the bandwidth), for panels @p panel_width wide
+    // (0: band_panel_width).
+    BandPipeline(const Psf &psf, int rows, int cols, int panel_width = 0);
+
+    // The GPU memory the constructor takes.
+    static double device_bytes(const Psf &psf, int rows, int cols, int panel_width = 0);
+
+    const BandLayout &layout() const { return layout_; }
+
+    // f from g (images on the device) with the products @p gemm. The times: normal
+    // (A assembled from the PSF, and b = Hᵀg), factor, solve; build stays 0 (there is
+    // no H).
+    DenseTimes run(const DevicePsf<T> &psf, T lambda, const T *g, const lab::Gemm<T> &gemm, T *f);
+
+  private:
+    int rows_, cols_;
+    BandLayout layout_;
+    lab::DeviceBuffer<T> band_, b_, cholesky_workspace_, solve_workspace_;
+    lab::DeviceBuffer<int> info_;
+  };
+} // namespace step5

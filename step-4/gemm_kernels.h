@@ -30,7 +30,9 @@ namespace step4
     bool runs_here() const { return available == nullptr || available(); }
   };
 
-  // Kernels 1 to 11, in teaching order: all FP32, all checked against FP32 accuracy.
+  // Kernels 1 to 11 and 15, in teaching order: all FP32 on the ordinary cores (SIMT), all
+  // checked against FP32 accuracy. (Kernel 15 came after the tensor-core and double
+  // kernels 12 to 14, and continues kernel 10.)
   const std::vector<GemmKernel<float>> &fp32_kernels();
   // Kernel 12, on the tensor cores: FP32 in and out, TF32 inside (a looser check).
   const GemmKernel<float> &tf32_kernel();
@@ -39,7 +41,7 @@ namespace step4
   const std::vector<GemmKernel<double>> &fp64_kernels();
 
   // The kernel a name refers to (a number such as "9" or a full name such as
-  // "9_warp_tiling"), or nullptr: among the float kernels (1 to 12) and the double
+  // "9_warp_tiling"), or nullptr: among the float kernels (1 to 12, 15) and the double
   // ones (13 and 14).
   const GemmKernel<float> *find_float_kernel(const std::string &name);
   const GemmKernel<double> *find_double_kernel(const std::string &name);
@@ -47,7 +49,7 @@ namespace step4
   // @sect3{The course's product, for later steps}
   //
   // step4::gemm is the fastest kernel for each precision, for any shape (also empty
-  // ones, and k = 0) and both transposes: kernel 11 in float; in double kernel 14
+  // ones, and k = 0) and both transposes: kernel 15 in float; in double kernel 14
   // where the GPU has FP64 tensor cores, else kernel 13. It is an object rather than
   // two overloaded functions so that it converts to a lab::Gemm of either precision,
   // which is how step-5 plugs it into step-2's Cholesky and step-3's inverse:

@@ -61,7 +61,7 @@ if (has_float) {
     set format y "10^{%L}"
     set xlabel "matrix size n (square, n x n)"
     set ylabel "GFLOP/s"
-    # Eleven kernels and cuBLAS: the key would hide curves inside the plot.
+    # Twelve kernels and cuBLAS: the key would hide curves inside the plot.
     set key outside right top noenhanced
     unset label
     if (peak ne "") {

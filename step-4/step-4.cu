@@ -52,7 +52,7 @@ namespace step4
   // @sect3{What the program was asked to do}
   //
   // The common options (lab::CommonOptions) and step-4's own: one kernel by name or
-  // number, a float kernel (1 to 12) or a double one (13, 14). `use_gpu` is decided
+  // number, a float kernel (1 to 12, 15) or a double one (13, 14). `use_gpu` is decided
   // once, at the start.
   struct Settings
   {
@@ -69,7 +69,7 @@ namespace step4
     }
     // Whether the sweep runs this kernel: all of them, or the one asked for.
     bool runs(const std::string &name) const { return kernel.empty() || chosen() == name; }
-    // Whether the float part (kernels 1 to 12) and the double part (13 and 14) run.
+    // Whether the float part (kernels 1 to 12, 15) and the double part (13 and 14) run.
     bool runs_float() const
     {
       return options.wants_float() && (kernel.empty() || find_float_kernel(kernel));
@@ -406,7 +406,7 @@ namespace step4
     std::vector<std::string> columns = {"m", "n", "k", "op_a_transposed", "op_b_transposed",
                                         "cublas"};
     std::vector<const GemmKernel<float> *> kernels;
-    for (const char *number : {"10", "11"})
+    for (const char *number : {"10", "11", "15"})
       if (settings.runs(find_float_kernel(number)->name))
         {
           kernels.push_back(find_float_kernel(number));
@@ -573,7 +573,7 @@ int main(int argc, char **argv)
                "step-4"};
   lab::add_common_options(app, settings.options);
   app.add_option("--kernel", settings.kernel,
-                 "Run one kernel only, by number or name (1 ... 14, e.g. 9 or "
+                 "Run one kernel only, by number or name (1 ... 15, e.g. 9 or "
                  "9_warp_tiling), beside cuBLAS")
     ->type_name("NAME")
     ->check([](const std::string &name) {

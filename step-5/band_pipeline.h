@@ -16,7 +16,19 @@
 //     lab::Gemm, only the loops stop where the band ends, about n·b² flops;
 //  3. two triangular solves by step-3's substitution, told the bandwidth too, about
 //     4·n·b flops.
-// No H and no dense product. For a 256 × 256 image and a 9 × 9 PSF, b = 2056: the
+// No H and no dense product.
+//
+// The band's products are small (b rows, one panel deep, or one column in the solves)
+// and many: a 512 × 512 image takes a thousand panel steps and eight thousand
+// substitution blocks, each a few launches. The pipeline records the factorisation and
+// the two solves once, each into a CUDA graph (lab::CudaGraph, as step-2's program does
+// for variant 5), outside the timed stages like a cuFFT plan, and every run launches
+// the two graphs: the same kernels on the same data, without the host in between. It
+// gains less than one might hope (measured on an H100 at 256²: the solves from 69 to
+// 62 ms, the factorisation from 104 to 102): the GPU itself takes about 10 µs per
+// substitution block, three dependent small kernels, and the chain of a panel's
+// diagonal block is the factorisation's limit. Those, not the host, are what a faster
+// band solver would have to change. For a 256 × 256 image and a 9 × 9 PSF, b = 2056: the
 // factorisation does n·b² ≈ 2.8·10¹¹ flops where the dense one did n³/3 ≈ 9.4·10¹³,
 // and the storage is 0.9 GB (float) instead of 16 GiB for A alone. The band is still
 // wide (the stacking puts vertical neighbours C pixels apart) and mostly zeros inside:
@@ -32,37 +44,40 @@
 
 #include <lab/device_buffer.h>
 #include <lab/gemm.h>
+#include <lab/streams.h>
 
 namespace step5
 {
-  // The panel width of the band factorisation when none is asked for (measured: see
-  // band_pipeline.cu).
+  // The panel width of the band factorisation when none is asked for, for a band
+  // of half-width @p bandwidth (measured: see band_pipeline.cu).
   template <typename T>
-  int band_panel_width();
+  int band_panel_width(int bandwidth);
 
   template <typename T>
   class BandPipeline
   {
   public:
     // Allocates the band storage and the workspaces for rows × cols images restored
-    // with @p psf (its size sets the bandwidth), for panels @p panel_width wide
-    // (0: band_panel_width).
-    BandPipeline(const Psf &psf, int rows, int cols, int panel_width = 0);
+    // with @p psf (its size sets the bandwidth), the products @p gemm and panels
+    // @p panel_width wide (0: band_panel_width), and records the factorisation.
+    BandPipeline(const Psf &psf, int rows, int cols, const lab::Gemm<T> &gemm, int panel_width = 0);
 
     // The GPU memory the constructor takes.
     static double device_bytes(const Psf &psf, int rows, int cols, int panel_width = 0);
 
     const BandLayout &layout() const { return layout_; }
 
-    // f from g (images on the device) with the products @p gemm. The times: normal
-    // (A assembled from the PSF, and b = Hᵀg), factor, solve; build stays 0 (there is
-    // no H).
-    DenseTimes run(const DevicePsf<T> &psf, T lambda, const T *g, const lab::Gemm<T> &gemm, T *f);
+    // f from g (images on the device). The times: normal (A assembled from the PSF,
+    // and b = Hᵀg), factor, solve; build stays 0 (there is no H).
+    DenseTimes run(const DevicePsf<T> &psf, T lambda, const T *g, T *f);
 
   private:
     int rows_, cols_;
     BandLayout layout_;
+    lab::Gemm<T> gemm_;
     lab::DeviceBuffer<T> band_, b_, cholesky_workspace_, solve_workspace_;
     lab::DeviceBuffer<int> info_;
+    lab::CudaGraph factorisation_, solves_;
+    const T *solves_write_ = nullptr; // the f the solves were recorded for
   };
 } // namespace step5

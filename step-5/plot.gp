@@ -35,6 +35,7 @@ label(c) = (c eq "dense_course_solve" ? "dense, step-4's kernels, two solves" : 
             c eq "dense_cublas_solve" ? "dense, cuBLAS, two solves" : \
             c eq "dense_cublas_inverse" ? "dense, cuBLAS, inverse (thesis)" : \
             c eq "dense_cusolver" ? "dense, cuBLAS SYRK + cuSOLVER" : \
+            c eq "band_course_solve" ? "band, step-4's kernels, two solves" : \
             c eq "cg" ? "conjugate gradients, matrix-free" : \
             c eq "fft_periodic" ? "FFT filter, periodic" : \
             c eq "fft_mirrored" ? "FFT filter, mirrored" : \

@@ -207,9 +207,8 @@ namespace step5
   MethodResult run_band_method(DeviceProblem<T> &problem, const Psf &psf, const RestoreOptions &options)
   {
     const T lambda = static_cast<T>(options.lambda);
-    BandPipeline<T> pipeline(psf, problem.rows, problem.cols);
-    const lab::Gemm<T> gemm(step4::gemm);
-    const auto run = [&] { return pipeline.run(problem.psf, lambda, problem.g.data(), gemm, problem.f.data()); };
+    BandPipeline<T> pipeline(psf, problem.rows, problem.cols, lab::Gemm<T>(step4::gemm));
+    const auto run = [&] { return pipeline.run(problem.psf, lambda, problem.g.data(), problem.f.data()); };
     if (options.band_reps > 1)
       run();
     const DenseTimes times = median_times(options.band_reps, run);

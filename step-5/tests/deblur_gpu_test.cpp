@@ -212,8 +212,9 @@ namespace
     s.vendor = download_image(f[3], rows, cols);
     s.thesis = download_image(f[4], rows, cols);
     s.cg = download_image(f[5], rows, cols);
-    step5::BandPipeline<T> band(psf, rows, cols);
-    REQUIRE(band.run(device_psf, T(lambda), device_g.data(), step4::gemm, f[6].data()).failed_column == -1);
+    // The band pipeline with narrow panels, so that small images have several.
+    step5::BandPipeline<T> band(psf, rows, cols, step4::gemm, 64);
+    REQUIRE(band.run(device_psf, T(lambda), device_g.data(), f[6].data()).failed_column == -1);
     s.band = download_image(f[6], rows, cols);
     s.cg_iterations = report.iterations;
     return s;
@@ -284,10 +285,10 @@ namespace
     check_agreement<double>();
   }
 
-  // The band pipeline on images of more pixels than its panel is wide (512 in float,
-  // 256 in double), so that the band ends inside the matrix and the factorisation's
-  // loops stop early, on sizes that are multiples of nothing, with symmetric and
-  // asymmetric PSFs: it solves the dense pipeline's equations.
+  // The band pipeline (panels of 64, solve_all) on images of many panels, so that the
+  // band ends inside the matrix and the factorisation's loops stop early, on sizes
+  // that are multiples of nothing, with symmetric and asymmetric PSFs: it solves the
+  // dense pipeline's equations.
   template <typename T>
   void check_band_against_dense()
   {
@@ -320,8 +321,8 @@ namespace
     const int rows = 30, cols = 30;
     const step5::DevicePsf<double> device_psf(shift);
     lab::DeviceBuffer<double> g(lab::convert<double>(random_image(rows, cols, 2))), f(rows * cols);
-    step5::BandPipeline<double> band(shift, rows, cols);
-    CHECK(band.run(device_psf, 0.0, g.data(), step4::gemm, f.data()).failed_column == 0);
+    step5::BandPipeline<double> band(shift, rows, cols, step4::gemm, 64);
+    CHECK(band.run(device_psf, 0.0, g.data(), f.data()).failed_column == 0);
   }
 
   // @sect3{The thesis' formula}

@@ -51,7 +51,7 @@ do for [terminal in "png svg"] {
   set format y "10^{%L}"
   set xlabel "unknowns n = s^2 (an s x s image)"
   set ylabel "time (ms)"
-  set key inside top left noenhanced spacing 1.1 font ",10"
+  set key inside top right noenhanced spacing 1.1 font ",10"
   set offsets 0, 0, graph 0.3, 0
   set multiplot layout 1,panels title "step-5: time to restore an image, every method (GPU: " . gpu . ")"
   do for [f = 1:2] {
@@ -133,7 +133,7 @@ unset key; unset tics; unset border; unset colorbox; unset xlabel; unset ylabel
 set size ratio -1
 set palette gray
 set datafile missing "NaN"
-picture_methods = "original degraded dense_course_solve dense_course_inverse dense_cusolver cg fft_periodic fft_mirrored"
+picture_methods = "original degraded dense_course_solve dense_cusolver band_course_solve cg fft_periodic fft_mirrored"
 psnr_in(file, rows, name) = system(sprintf("awk -v want=%d -v name=%s '/^# n / { for (i = 2; i <= NF; ++i) if ($i == name \"_psnr\") c = i - 1 } !/^#/ && NF && $2 == want { print $c }' '%s'", rows, name, file))
 picture_title(m, psnr) = (m eq "original" ? "original\n " : \
                           sprintf("%s\n%s", (m eq "degraded" ? "degraded" : label(m)), \

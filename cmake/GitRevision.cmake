@@ -2,10 +2,17 @@
 # it only when the revision changed, so that a rebuild after a commit stamps the new
 # revision into the tables without recompiling anything else.
 #   cmake -DSOURCE_DIR=... -DOUTPUT=... -P GitRevision.cmake
-execute_process(COMMAND git describe --always --dirty --abbrev=10
-  WORKING_DIRECTORY ${SOURCE_DIR}
-  OUTPUT_VARIABLE revision OUTPUT_STRIP_TRAILING_WHITESPACE
-  RESULT_VARIABLE status ERROR_QUIET)
+# A copy whose .git is not that of its files (a snapshot of the tree sent to a GPU
+# node with an older .git) names its revision in the environment: LAB_REVISION.
+if(DEFINED ENV{LAB_REVISION} AND NOT "$ENV{LAB_REVISION}" STREQUAL "")
+  set(revision "$ENV{LAB_REVISION}")
+  set(status 0)
+else()
+  execute_process(COMMAND git describe --always --dirty --abbrev=10
+    WORKING_DIRECTORY ${SOURCE_DIR}
+    OUTPUT_VARIABLE revision OUTPUT_STRIP_TRAILING_WHITESPACE
+    RESULT_VARIABLE status ERROR_QUIET)
+endif()
 # A tree exported with `git archive` (copied to a GPU node, say) has no .git folder;
 # git then writes the commit into cmake/revision.txt on export (.gitattributes:
 # export-subst), and we read it from there.

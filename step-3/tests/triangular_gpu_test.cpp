@@ -164,6 +164,32 @@ namespace
         }
   }
 
+  // Solves op(L) X = B on the GPU, L given to the solve as @p stored (L itself, or L
+  // with NaN where the solve must not read) with @p bandwidth, and checks info and the
+  // residual against L.
+  template <typename T>
+  void check_solve(const lab::Matrix<T> &l, const lab::Matrix<T> &stored, const lab::Matrix<T> &b, lab::Op op,
+                   int bandwidth, const lab::Gemm<T> &gemm)
+  {
+    const int n = l.rows(), nrhs = b.cols();
+    lab::DeviceBuffer<T> dl(stored), db(b), workspace(step3::substitution_workspace(n, nrhs));
+    lab::DeviceBuffer<int> info(1);
+    workspace.poison();
+    info.poison();
+    step3::solve_lower(dl.data(), n, n, op, db.data(), nrhs, nrhs, workspace.data(), info.data(), gemm, nullptr,
+                       bandwidth);
+    lab::Matrix<T> x(n, nrhs);
+    db.download(x);
+    int status = -1;
+    info.copy_to_host(&status, 1);
+    CHECK(status == 0);
+    lab::Matrix<T> matrix(n, n); // op(L)
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        matrix(i, j) = op == lab::Op::none ? l(i, j) : l(j, i);
+    CHECK(lab::solve_residual(matrix, x, b, nrhs) <= lab::tolerance<T>(4, n));
+  }
+
   // Forward and back substitution: op(L) X = B for 1 and several right-hand sides.
   template <typename T>
   void check_substitution(lab::Cublas &cublas)
@@ -175,23 +201,7 @@ namespace
           {
             INFO("n = " << n << ", nrhs = " << nrhs << ", " << lab::op_letter(op) << ", " << precision_name(T()));
             const lab::Matrix<T> l = cholesky_factor<T>(n, n);
-            const lab::Matrix<T> b = lab::random_matrix<T>(n, nrhs, 5);
-            lab::DeviceBuffer<T> dl(l), db(b), workspace(step3::substitution_workspace(n, nrhs));
-            lab::DeviceBuffer<int> info(1);
-            workspace.poison();
-            info.poison();
-            step3::solve_lower(dl.data(), n, n, op, db.data(), nrhs, nrhs, workspace.data(), info.data(), gemm,
-                               nullptr);
-            lab::Matrix<T> x(n, nrhs);
-            db.download(x);
-            int status = -1;
-            info.copy_to_host(&status, 1);
-            CHECK(status == 0);
-            lab::Matrix<T> matrix(n, n); // op(L)
-            for (int i = 0; i < n; ++i)
-              for (int j = 0; j < n; ++j)
-                matrix(i, j) = op == lab::Op::none ? l(i, j) : l(j, i);
-            CHECK(lab::solve_residual(matrix, x, b, nrhs) <= lab::tolerance<T>(4, n));
+            check_solve(l, l, lab::random_matrix<T>(n, nrhs, 5), op, -1, gemm);
           }
     // A zero on the diagonal: info, and B all zero.
     const int n = 100;
@@ -231,24 +241,7 @@ namespace
                   l(i, j) = i == j ? T(1) + std::abs(r(i, j)) : i - j <= b ? r(i, j) / T(b + 1) : T(0);
                   poisoned(i, j) = i - j < b + step3::substitution_block ? l(i, j) : std::numeric_limits<T>::quiet_NaN();
                 }
-            const int nrhs = 2;
-            const lab::Matrix<T> rhs = lab::random_matrix<T>(n, nrhs, 5);
-            lab::DeviceBuffer<T> dl(poisoned), db(rhs), workspace(step3::substitution_workspace(n, nrhs));
-            lab::DeviceBuffer<int> info(1);
-            workspace.poison();
-            info.poison();
-            step3::solve_lower(dl.data(), n, n, op, db.data(), nrhs, nrhs, workspace.data(), info.data(), gemm,
-                               nullptr, b);
-            lab::Matrix<T> x(n, nrhs);
-            db.download(x);
-            int status = -1;
-            info.copy_to_host(&status, 1);
-            CHECK(status == 0);
-            lab::Matrix<T> matrix(n, n); // op(L)
-            for (int i = 0; i < n; ++i)
-              for (int j = 0; j < n; ++j)
-                matrix(i, j) = op == lab::Op::none ? l(i, j) : l(j, i);
-            CHECK(lab::solve_residual(matrix, x, rhs, nrhs) <= lab::tolerance<T>(4, n));
+            check_solve(l, poisoned, lab::random_matrix<T>(n, 2, 5), op, b, gemm);
           }
   }
 

@@ -1,4 +1,5 @@
-# step-5: deblurring, the dense pipelines against cuSOLVER, CG and the FFT filters.
+# step-5: deblurring, the dense pipelines against cuSOLVER, the band, CG, the FFT filters
+# and the CPU's methods (Gauss-Seidel, CHOLMOD's sparse Cholesky).
 #
 #   gnuplot -e "dir='results/local/step-5'" step-5/plot.gp      (make plots does this)
 #
@@ -39,7 +40,8 @@ label(c) = (c eq "dense_course_solve" ? "dense, step-4's kernels, two solves" : 
             c eq "cg" ? "conjugate gradients, matrix-free" : \
             c eq "fft_periodic" ? "FFT filter, periodic" : \
             c eq "fft_mirrored" ? "FFT filter, mirrored" : \
-            c eq "gauss_seidel" ? "Gauss-Seidel (CPU, double)" : c)
+            c eq "gauss_seidel" ? "Gauss-Seidel (CPU, double)" : \
+            c eq "cholmod" ? "sparse Cholesky, CHOLMOD (CPU, double)" : c)
 
 # ---------------------------------------------------------------- 1: times
 panels = tables

@@ -46,6 +46,21 @@ namespace step5
     std::printf("\n");
   }
 
+  // The sparse Cholesky's stages, on a second line too, with what it found: the
+  // nonzeros of L against those of A's lower triangle (the fill), the factorisation's
+  // flops, the ordering CHOLMOD chose, and whether it went by supernodes. Converting
+  // A to CHOLMOD's format is printed but not in the method's time.
+  void print_sparse_stages(const MethodResult &m)
+  {
+    const SparseCholeskyReport &s = m.sparse;
+    std::printf("      stages: analyse %s, factor %s, solve %s (A to CSC %s, not counted)\n",
+                lab::format_milliseconds(s.analyse).c_str(), lab::format_milliseconds(s.factor).c_str(),
+                lab::format_milliseconds(s.solve).c_str(), lab::format_milliseconds(s.assemble).c_str());
+    std::printf("      L: %.3g nonzeros (A's lower triangle %.3g), %.3g flops, ordering %s, %s\n",
+                s.factor_nonzeros, s.matrix_nonzeros, s.flops, s.ordering.c_str(),
+                s.supernodal ? "supernodal" : "simplicial");
+  }
+
   // Checks the method's result and returns the column's text: η against its
   // tolerance, the iterations, or "finite" for the filters.
   std::string check_method(const MethodResult &m, const Tolerances &tolerances, const std::string &label,
@@ -92,6 +107,8 @@ namespace step5
                     lab::format_or_dash(psnr_or_nan(original, m.image), "%.2f").c_str(), check.c_str());
         if (m.has_stages && m.failure.empty())
           print_stages(m);
+        if (m.has_sparse_stages && m.failure.empty())
+          print_sparse_stages(m);
       }
   }
 

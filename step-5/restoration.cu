@@ -5,6 +5,7 @@
 #include "conjugate_gradients.h"
 #include "fft_filter.h"
 #include "gauss_seidel.h"
+#include "sparse_cholesky.h"
 
 #include <gemm_kernels.h> // step-4: step4::gemm, the course's product
 
@@ -14,6 +15,8 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <string>
+#include <utility>
 
 namespace step5
 {
@@ -255,6 +258,28 @@ namespace step5
             fft.solves_normal_equations = false;
             results.push_back(std::move(fft));
           }
+      }
+
+    // The sparse Cholesky (sparse_cholesky.h), run and timed once: its time is that
+    // of the analysis, the factorisation and the solve. Building A's stencil
+    // (normal_matrix_stencil, the course's CPU reference: O(n·k⁴) on one core) and b
+    // is not counted, nor is the conversion to CHOLMOD's format (printed beside the
+    // stages): a program built around CHOLMOD would assemble its matrix once and for
+    // all, as the band pipeline assembles its own on the GPU.
+    if (options.sparse_cholesky)
+      {
+        MethodResult sparse = named("cholmod", "sparse Cholesky, CHOLMOD (CPU, double)");
+        const NormalStencil stencil = normal_matrix_stencil(psf, rows, cols, options.lambda);
+        SparseCholeskySolution solution = sparse_cholesky_solve(stencil, blur_transpose(psf, degraded));
+        sparse.sparse = solution.report;
+        sparse.has_sparse_stages = true;
+        sparse.milliseconds = solution.report.milliseconds();
+        if (solution.report.failed_pixel >= 0)
+          sparse.failure = "A = H^T H + lambda I is not positive definite (column " +
+                           std::to_string(solution.report.failed_pixel) + "): take lambda > 0";
+        else
+          sparse.image = std::move(solution.f);
+        results.push_back(std::move(sparse));
       }
 
     if (options.gauss_seidel)

@@ -15,6 +15,7 @@
 #include "dense_pipeline.h"
 #include "iteration_report.h"
 #include "psf.h"
+#include "sparse_cholesky.h"
 
 #include <lab/cublas_gemm.h>
 #include <lab/matrix.h>
@@ -37,6 +38,7 @@ namespace step5
     bool gauss_seidel = true;  // Gauss–Seidel on the CPU (slow: small images only)
     double gauss_seidel_tolerance = 1e-4; // its stopping tolerance on the relative residual
     int gauss_seidel_sweeps = 2000;       // and the most sweeps it may take
+    bool sparse_cholesky = false; // CHOLMOD's sparse Cholesky on the CPU (where have_cholmod())
     bool use_gpu = true;
   };
 
@@ -48,6 +50,8 @@ namespace step5
     double milliseconds = 0;   // the whole method, from g on the GPU to f on the GPU
     DenseTimes stages;         // the dense and band pipelines' stages
     bool has_stages = false;
+    SparseCholeskyReport sparse; // the sparse Cholesky's stages and what it found
+    bool has_sparse_stages = false;
     bool solves_normal_equations = true; // false for the FFT filters
     double backward_error = 0; // η above (methods that solve the normal equations)
     IterationReport iterations; // CG and Gauss–Seidel
@@ -68,7 +72,8 @@ namespace step5
   double iterative_tolerance();
 
   // Restores @p degraded (a rows × cols image, values as recorded) with every method
-  // the options allow, in precision T; Gauss–Seidel in double on the CPU.
+  // the options allow, in precision T; Gauss–Seidel and the sparse Cholesky in double
+  // on the CPU.
   template <typename T>
   std::vector<MethodResult> restore_with_every_method(const Psf &psf, const lab::Matrix<double> &degraded,
                                                       const RestoreOptions &options, lab::Cublas *cublas);

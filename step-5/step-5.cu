@@ -8,8 +8,9 @@
 // products, or two triangular solves by step-3's substitution. The same pipeline runs
 // on cuBLAS products and on cuBLAS + cuSOLVER in the same run, stage by stage. Then
 // the methods that beat it on the same equations: conjugate gradients without any
-// matrix, an FFT filter (on another boundary model, and the PSNR shows it), and
-// Gauss–Seidel, which the thesis featured.
+// matrix, an FFT filter (on another boundary model, and the PSNR shows it),
+// Gauss–Seidel, which the thesis featured, and, where SuiteSparse is installed, the
+// sparse direct solver a practitioner would pick on a CPU: CHOLMOD's sparse Cholesky.
 //
 // For each image size s (an s × s Shepp–Logan phantom; n = s² unknowns) and
 // precision it prints one line per method: time, PSNR against the original, and the
@@ -80,6 +81,9 @@ namespace step5
   // Gauss–Seidel on the CPU only up to this side: its sweeps are sequential, and
   // their number grows with A's condition number (see the results page).
   constexpr int gauss_seidel_limit = 64;
+  // The sparse Cholesky (CHOLMOD, CPU, double) up to this side: at 512² its stencil
+  // and factor take a few GB of host memory and seconds; it runs once per image.
+  constexpr int sparse_cholesky_limit = 512;
 
   // The PSF a --psf argument names: an existing file is read, anything else is a
   // description (psf.h).
@@ -210,7 +214,8 @@ namespace step5
   // the quality table (NaN where it did not run), and each dense pipeline its stages.
   const std::vector<std::string> method_names = {
     "dense_course_solve", "dense_course_inverse", "dense_cublas_solve", "dense_cublas_inverse", "dense_cusolver",
-    "band_course_solve",  "cg",                   "fft_periodic",       "fft_mirrored",         "gauss_seidel"};
+    "band_course_solve",  "cg",                   "fft_periodic",       "fft_mirrored",         "gauss_seidel",
+    "cholmod"};
 
   // The pipelines whose stages are tabulated: name, and the methods of their two
   // routes (empty: the pipeline has no inverse route).
@@ -326,11 +331,12 @@ namespace step5
   // @sect3{One image, every method}
   //
   // Restores @p degraded in precision T with every method that fits, prints the
-  // lines, records the checks. @p lambda is the λ chosen for this image. Gauss–Seidel (CPU, double) runs with the first
-  // precision only: it is the same computation in both.
+  // lines, records the checks. @p lambda is the λ chosen for this image. The CPU
+  // methods, Gauss–Seidel and the sparse Cholesky (both in double), run with the first
+  // precision only (@p with_cpu_methods): they are the same computation in both.
   template <typename T>
   std::vector<MethodResult> restore_image(const Settings &settings, const Psf &psf, const lab::Matrix<double> &original,
-                                          const lab::Matrix<double> &degraded, double lambda, bool with_gauss_seidel,
+                                          const lab::Matrix<double> &degraded, double lambda, bool with_cpu_methods,
                                           const std::string &label, lab::Checks &checks, lab::Cublas *cublas)
   {
     const int rows = degraded.rows(), cols = degraded.cols(), n = rows * cols;
@@ -342,7 +348,8 @@ namespace step5
     options.dense = dense_fits<T>(settings, rows, cols);
     options.band_reps = band_repetitions(settings, n);
     options.band = band_fits<T>(settings, psf, rows, cols);
-    options.gauss_seidel = with_gauss_seidel && std::max(rows, cols) <= gauss_seidel_limit;
+    options.gauss_seidel = with_cpu_methods && std::max(rows, cols) <= gauss_seidel_limit;
+    options.sparse_cholesky = with_cpu_methods && have_cholmod() && n <= sparse_cholesky_limit * sparse_cholesky_limit;
     if (settings.use_gpu && !options.dense)
       std::printf("    dense pipelines skipped: they need %s of GPU memory, %s free\n",
                   lab::format_bytes(std::size_t(DensePipeline<T>::device_bytes(rows, cols, true))).c_str(),
@@ -361,7 +368,7 @@ namespace step5
   // @sect3{The sweep over image sizes}
   template <typename T>
   void run_sweep(const Settings &settings, const Psf &psf, const Noise &noise, const std::vector<int> &sides,
-                 bool with_gauss_seidel, lab::Checks &checks, lab::Cublas *cublas)
+                 bool with_cpu_methods, lab::Checks &checks, lab::Cublas *cublas)
   {
     const std::string precision = sizeof(T) == 4 ? "float" : "double";
     const std::string folder = settings.options.out + "/step-5";
@@ -386,7 +393,7 @@ namespace step5
         lab::HostTimer timer;
         const std::string label = precision + " s=" + std::to_string(side);
         const std::vector<MethodResult> results =
-          restore_image<T>(settings, psf, original, degraded, lambda.lambda, with_gauss_seidel, label, checks, cublas);
+          restore_image<T>(settings, psf, original, degraded, lambda.lambda, with_cpu_methods, label, checks, cublas);
         // The forecast extrapolates the time of one repetition.
         if (dense)
           forecast.record(n, timer.milliseconds() / 1000 / dense_repetitions(settings, n));
@@ -564,7 +571,10 @@ int main(int argc, char **argv)
   CLI::App app{"step-5: deblurring an image by a dense direct solve, and what beats it.\n"
                "Model: g = H f + noise, H the convolution with the PSF (the picture of a blurred point, centre "
                "at row rows/2, column cols/2), zero boundary (nothing outside the image), images stacked row by "
-               "row. Solved: (H^T H + lambda I) f = H^T g. --sizes are image sides s (n = s^2 unknowns).",
+               "row. Solved: (H^T H + lambda I) f = H^T g. --sizes are image sides s (n = s^2 unknowns).\n"
+               "Methods: the dense pipelines (step-4's kernels, cuBLAS, cuSOLVER), the band Cholesky, conjugate "
+               "gradients and the FFT filters on the GPU; Gauss-Seidel (up to 64 x 64) and, in a build with "
+               "SuiteSparse, CHOLMOD's sparse Cholesky (up to 512 x 512 pixels) on the CPU.",
                "step-5"};
   lab::add_common_options(app, settings.options);
   app.add_option("--psf", settings.psf,
@@ -623,6 +633,8 @@ int main(int argc, char **argv)
     std::printf("psf: %s; noise: %s; lambda: %s; images: %s\n", psf.name.c_str(), noise_text.c_str(),
                 settings.lambda.c_str(),
                 lab::have_png() ? "PGM and PNG" : "PGM (no libpng: no PNG)");
+    std::printf("sparse Cholesky (CHOLMOD, CPU): %s\n",
+                have_cholmod() ? "up to 512 x 512 pixels, once per image" : "not in this build (no SuiteSparse)");
     std::unique_ptr<lab::Cublas> cublas = settings.use_gpu ? std::make_unique<lab::Cublas>() : nullptr;
     lab::Checks checks;
     if (!settings.degraded_file.empty())

@@ -215,13 +215,7 @@ namespace
 
     // The CPU's factor of the same A, dense, in double.
     const step5::NormalStencil stencil = step5::normal_matrix_stencil(psf, rows, cols, lambda);
-    lab::Matrix<double> factor(n, n);
-    for (int r = 0; r < rows; ++r)
-      for (int c = 0; c < cols; ++c)
-        for (int dr = -stencil.reach_rows; dr <= stencil.reach_rows; ++dr)
-          for (int dc = -stencil.reach_cols; dc <= stencil.reach_cols; ++dc)
-            if (r + dr >= 0 && r + dr < rows && c + dc >= 0 && c + dc < cols)
-              factor(r * cols + c, (r + dr) * cols + c + dc) = stencil.at(r, c, dr, dc);
+    lab::Matrix<double> factor = dense_normal_matrix(stencil);
     REQUIRE(step2::cholesky_blocked_cpu(factor) == 0);
 
     double largest_error = 0, largest_entry = 0;

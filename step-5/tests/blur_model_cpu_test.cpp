@@ -33,16 +33,6 @@ namespace
   // turn.
   Psf trail_psf() { return psf_of({{0, 0, 0.4, 0.2, 0.1}, {0, 0, 0, 0.2, 0.1}}, "trail"); }
 
-  Image random_image(int rows, int cols, std::uint64_t seed)
-  {
-    lab::Random random(seed);
-    Image image(rows, cols);
-    for (int r = 0; r < rows; ++r)
-      for (int c = 0; c < cols; ++c)
-        image(r, c) = random.uniform();
-    return image;
-  }
-
   // The blur computed the other way round: every pixel of f scatters its brightness
   // by the picture centred on it, and what lands outside the image is lost.
   Image scattered_blur(const Psf &psf, const Image &f)

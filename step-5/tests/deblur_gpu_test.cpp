@@ -45,16 +45,6 @@ namespace
   }
 
   // A random image with values in [0, 1].
-  lab::Matrix<double> random_image(int rows, int cols, std::uint64_t seed)
-  {
-    lab::Random random(seed);
-    lab::Matrix<double> image(rows, cols);
-    for (int r = 0; r < rows; ++r)
-      for (int c = 0; c < cols; ++c)
-        image(r, c) = random.uniform();
-    return image;
-  }
-
   template <typename T>
   lab::Matrix<double> download_image(const lab::DeviceBuffer<T> &device, int rows, int cols)
   {

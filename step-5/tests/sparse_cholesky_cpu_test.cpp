@@ -10,7 +10,6 @@
 #include <lab/matrix.h>
 #include <lab_catch.h>
 
-#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -24,34 +23,6 @@ namespace
       return false;
     WARN("this build has no CHOLMOD (SuiteSparse): skipped");
     return true;
-  }
-
-  // A recorded image with every pixel different (a fixed pseudo-random sequence).
-  Image some_image(int rows, int cols)
-  {
-    Image g(rows, cols);
-    std::uint32_t state = 12345;
-    for (int r = 0; r < rows; ++r)
-      for (int c = 0; c < cols; ++c)
-        {
-          state = state * 1664525u + 1013904223u;
-          g(r, c) = double(state >> 8) / double(1u << 24);
-        }
-    return g;
-  }
-
-  // The dense n × n matrix of a stencil, entry by entry.
-  Image dense_matrix(const step5::NormalStencil &a)
-  {
-    const int rows = a.image_rows, cols = a.image_cols, n = rows * cols;
-    Image dense(n, n);
-    for (int r = 0; r < rows; ++r)
-      for (int c = 0; c < cols; ++c)
-        for (int dr = -a.reach_rows; dr <= a.reach_rows; ++dr)
-          for (int dc = -a.reach_cols; dc <= a.reach_cols; ++dc)
-            if (r + dr >= 0 && r + dr < rows && c + dc >= 0 && c + dc < cols)
-              dense(r * cols + c, (r + dr) * cols + c + dc) = a.at(r, c, dr, dc);
-    return dense;
   }
 
   // The entries of the lower triangle that are not zero, and the diagonal: what the
@@ -88,13 +59,13 @@ TEST_CASE("the sparse Cholesky solves the normal equations as a dense Cholesky d
         {
           INFO(rows << " x " << cols << " image, psf " << psf.name << ", lambda " << lambda);
           const step5::NormalStencil a = step5::normal_matrix_stencil(psf, rows, cols, lambda);
-          const Image b = step5::blur_transpose(psf, some_image(rows, cols));
+          const Image b = step5::blur_transpose(psf, random_image(rows, cols, 12345));
           const step5::SparseCholeskySolution sparse = step5::sparse_cholesky_solve(a, b);
           REQUIRE(sparse.report.failed_pixel == -1);
           REQUIRE(sparse.f.rows() == rows);
           REQUIRE(sparse.f.cols() == cols);
 
-          const Image dense = dense_matrix(a);
+          const Image dense = dense_normal_matrix(a);
           const Image expected = unstacked(cholesky_solve(dense, stacked(b)), rows, cols);
           double largest = 0;
           for (int r = 0; r < rows; ++r)
@@ -131,7 +102,7 @@ TEST_CASE("the sparse Cholesky reports a matrix that is not positive definite", 
   const Psf shift = psf_of({{1, 0, 0}}, "shift");
   const int rows = 7, cols = 11;
   const step5::NormalStencil a = step5::normal_matrix_stencil(shift, rows, cols, 0.0);
-  const Image b = step5::blur_transpose(shift, some_image(rows, cols));
+  const Image b = step5::blur_transpose(shift, random_image(rows, cols, 12345));
   const step5::SparseCholeskySolution sparse = step5::sparse_cholesky_solve(a, b);
   CHECK(sparse.f.size() == 0);
   REQUIRE(sparse.report.failed_pixel >= 0);
@@ -159,7 +130,7 @@ TEST_CASE("the sparse Cholesky is one of step-5's methods", "[sparse_cholesky]")
   options.lambda = 1e-3;
   const Psf blur = step5::gaussian_psf(1.2, 5);
   const step5::MethodResult solved = cholmod_of(
-    step5::restore_with_every_method<float>(blur, some_image(16, 13), options, nullptr));
+    step5::restore_with_every_method<float>(blur, random_image(16, 13, 12345), options, nullptr));
   CHECK(solved.failure.empty());
   CHECK(solved.has_sparse_stages);
   CHECK(solved.solves_normal_equations);
@@ -168,7 +139,7 @@ TEST_CASE("the sparse Cholesky is one of step-5's methods", "[sparse_cholesky]")
 
   options.lambda = 0;
   const step5::MethodResult failed = cholmod_of(
-    step5::restore_with_every_method<float>(psf_of({{1, 0, 0}}, "shift"), some_image(7, 11), options, nullptr));
+    step5::restore_with_every_method<float>(psf_of({{1, 0, 0}}, "shift"), random_image(7, 11, 12345), options, nullptr));
   CHECK(contains(failed.failure, "not positive definite (column "));
   CHECK(failed.image.size() == 0);
 }

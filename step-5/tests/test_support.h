@@ -1,15 +1,18 @@
 #pragma once
 // What step-5's tests share: PSFs written out by hand, and small checks.
+#include "blur_model.h"
 #include "psf.h"
 
 #include <cholesky_cpu.h> // step-1: the CPU Cholesky
 
 #include <lab/matrix.h>
 #include <lab/program.h>
+#include <lab/random.h>
 #include <lab_catch.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -68,6 +71,31 @@ namespace step5_test
   }
 
   using Image = lab::Matrix<double>;
+
+  // An image of random pixels in [low, high), from a fixed seed.
+  inline Image random_image(int rows, int cols, std::uint64_t seed, double low = 0, double high = 1)
+  {
+    lab::Random random(seed);
+    Image image(rows, cols);
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c)
+        image(r, c) = random.uniform(low, high);
+    return image;
+  }
+
+  // The dense n × n matrix A = HᵀH + λI of a stencil (blur_model.h), entry by entry.
+  inline Image dense_normal_matrix(const step5::NormalStencil &a)
+  {
+    const int rows = a.image_rows, cols = a.image_cols, n = rows * cols;
+    Image dense(n, n);
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c)
+        for (int dr = -a.reach_rows; dr <= a.reach_rows; ++dr)
+          for (int dc = -a.reach_cols; dc <= a.reach_cols; ++dc)
+            if (r + dr >= 0 && r + dr < rows && c + dc >= 0 && c + dc < cols)
+              dense(r * cols + c, (r + dr) * cols + c + dc) = a.at(r, c, dr, dc);
+    return dense;
+  }
 
   inline double max_difference(const Image &a, const Image &b)
   {

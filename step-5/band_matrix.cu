@@ -28,10 +28,16 @@ namespace step5
     return layout;
   }
 
+  namespace
+  {
+    // b for a psf_rows × psf_cols PSF on images `cols` pixels wide (band_matrix.h).
+    int bandwidth_of(int psf_rows, int psf_cols, int cols) { return (psf_rows - 1) * cols + psf_cols - 1; }
+  } // namespace
+
   int normal_matrix_bandwidth(const Psf &psf, int rows, int cols)
   {
     (void)rows; // the band does not depend on the number of image rows
-    return (psf.rows() - 1) * cols + psf.cols() - 1;
+    return bandwidth_of(psf.rows(), psf.cols(), cols);
   }
 
   // @sect3{The normal matrix from the PSF, entry by entry}
@@ -94,7 +100,7 @@ namespace step5
   void assemble_normal_band(const DevicePsf<T> &psf, int rows, int cols, T lambda, const BandLayout &layout,
                             T *storage, cudaStream_t stream)
   {
-    const int needed = (psf.rows - 1) * cols + psf.cols - 1;
+    const int needed = bandwidth_of(psf.rows, psf.cols, cols);
     if (layout.n != rows * cols || layout.bandwidth < needed)
       throw std::invalid_argument("step5::assemble_normal_band: the layout (n = " + std::to_string(layout.n) +
                                   ", bandwidth " + std::to_string(layout.bandwidth) + ") does not fit A of a " +

@@ -74,7 +74,7 @@ namespace step5
 
   // Image sides of the sweep: the dense matrix of s = 256 is 65536² (16 GiB in float),
   // the largest an 80 GB GPU holds three of; the band pipeline and the matrix-free
-  // methods go on to s = 1024 (a band of 39 GB in float); quick mode stops at 64
+  // methods go on to s = 1024 (a band of 42 GiB in float); quick mode stops at 64
   // (4096², seconds).
   const std::vector<int> full_sweep = {32, 64, 128, 256, 512, 1024};
   const std::vector<int> quick_sweep = {32, 64};
@@ -633,8 +633,11 @@ int main(int argc, char **argv)
     std::printf("psf: %s; noise: %s; lambda: %s; images: %s\n", psf.name.c_str(), noise_text.c_str(),
                 settings.lambda.c_str(),
                 lab::have_png() ? "PGM and PNG" : "PGM (no libpng: no PNG)");
-    std::printf("sparse Cholesky (CHOLMOD, CPU): %s\n",
-                have_cholmod() ? "up to 512 x 512 pixels, once per image" : "not in this build (no SuiteSparse)");
+    if (have_cholmod())
+      std::printf("sparse Cholesky (CHOLMOD, CPU): up to %d x %d pixels, once per image\n", sparse_cholesky_limit,
+                  sparse_cholesky_limit);
+    else
+      std::printf("sparse Cholesky (CHOLMOD, CPU): not in this build (no SuiteSparse)\n");
     std::unique_ptr<lab::Cublas> cublas = settings.use_gpu ? std::make_unique<lab::Cublas>() : nullptr;
     lab::Checks checks;
     if (!settings.degraded_file.empty())

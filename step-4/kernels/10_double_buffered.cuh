@@ -164,27 +164,17 @@ namespace step4
   }
 
   // Picks the instantiation for the transposes and the alignment at hand.
-  template <typename T, typename Config, bool vectorized>
-  void launch_double_buffered_ops(const GemmArgs<T> &g, cudaStream_t stream)
-  {
-    const Op op_a = g.shape.op_a, op_b = g.shape.op_b;
-    if (op_a == Op::none && op_b == Op::none)
-      launch_double_buffered_variant<T, Config, Op::none, Op::none, vectorized>(g, stream);
-    else if (op_a == Op::none)
-      launch_double_buffered_variant<T, Config, Op::none, Op::transpose, vectorized>(g, stream);
-    else if (op_b == Op::none)
-      launch_double_buffered_variant<T, Config, Op::transpose, Op::none, vectorized>(g, stream);
-    else
-      launch_double_buffered_variant<T, Config, Op::transpose, Op::transpose, vectorized>(g, stream);
-  }
-
   template <typename T, typename Config>
   void launch_double_buffered(const GemmArgs<T> &g, cudaStream_t stream)
   {
-    if (allows_vector_loads(g.a, g.lda) && allows_vector_loads(g.b, g.ldb))
-      launch_double_buffered_ops<T, Config, true>(g, stream);
-    else
-      launch_double_buffered_ops<T, Config, false>(g, stream);
+    const bool aligned = allows_vector_loads(g.a, g.lda) && allows_vector_loads(g.b, g.ldb);
+    with_transposes(g.shape, [&](auto op_a, auto op_b) {
+      constexpr Op a = decltype(op_a)::value, b = decltype(op_b)::value;
+      if (aligned)
+        launch_double_buffered_variant<T, Config, a, b, true>(g, stream);
+      else
+        launch_double_buffered_variant<T, Config, a, b, false>(g, stream);
+    });
   }
 
   // Kernel 10's own tile sizes: kernel 9's, with bk = 16 (the second stage makes a

@@ -330,29 +330,19 @@ namespace step4
     LAB_CHECK_LAUNCH();
   }
 
-  template <typename Config, bool vectorized>
-  void launch_fp64_ops(const GemmArgs<double> &g, cudaStream_t stream)
-  {
-    const Op op_a = g.shape.op_a, op_b = g.shape.op_b;
-    if (op_a == Op::none && op_b == Op::none)
-      launch_fp64_variant<Config, Op::none, Op::none, vectorized>(g, stream);
-    else if (op_a == Op::none)
-      launch_fp64_variant<Config, Op::none, Op::transpose, vectorized>(g, stream);
-    else if (op_b == Op::none)
-      launch_fp64_variant<Config, Op::transpose, Op::none, vectorized>(g, stream);
-    else
-      launch_fp64_variant<Config, Op::transpose, Op::transpose, vectorized>(g, stream);
-  }
-
   template <typename Config>
   void launch_fp64_tensor_cores(const GemmArgs<double> &g, cudaStream_t stream)
   {
     if (g.shape.m == 0 || g.shape.n == 0)
       return;
-    if (allows_vector_loads(g.a, g.lda) && allows_vector_loads(g.b, g.ldb))
-      launch_fp64_ops<Config, true>(g, stream);
-    else
-      launch_fp64_ops<Config, false>(g, stream);
+    const bool aligned = allows_vector_loads(g.a, g.lda) && allows_vector_loads(g.b, g.ldb);
+    with_transposes(g.shape, [&](auto op_a, auto op_b) {
+      constexpr Op a = decltype(op_a)::value, b = decltype(op_b)::value;
+      if (aligned)
+        launch_fp64_variant<Config, a, b, true>(g, stream);
+      else
+        launch_fp64_variant<Config, a, b, false>(g, stream);
+    });
   }
 
   // Whether a configuration's kernel exists for this GPU with its DMMA instruction in

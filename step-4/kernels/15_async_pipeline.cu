@@ -324,31 +324,20 @@ namespace step4
     LAB_CHECK_LAUNCH();
   }
 
-  template <typename Config, Op op_a, Op op_b>
-  void launch_async_pipeline_ops(const GemmArgs<float> &g, cudaStream_t stream)
-  {
-    const bool a_aligned = op_a == Op::none || allows_vector_loads(g.a, g.lda);
-    const bool b_aligned = op_b == Op::transpose || allows_vector_loads(g.b, g.ldb);
-    if (a_aligned && b_aligned)
-      launch_async_pipeline_variant<Config, op_a, op_b, true>(g, stream);
-    else
-      launch_async_pipeline_variant<Config, op_a, op_b, false>(g, stream);
-  }
-
   template <typename Config>
   void launch_async_pipeline(const GemmArgs<float> &g, cudaStream_t stream)
   {
     if (g.shape.m == 0 || g.shape.n == 0)
       return;
-    const Op op_a = g.shape.op_a, op_b = g.shape.op_b;
-    if (op_a == Op::none && op_b == Op::none)
-      launch_async_pipeline_ops<Config, Op::none, Op::none>(g, stream);
-    else if (op_a == Op::none)
-      launch_async_pipeline_ops<Config, Op::none, Op::transpose>(g, stream);
-    else if (op_b == Op::none)
-      launch_async_pipeline_ops<Config, Op::transpose, Op::none>(g, stream);
-    else
-      launch_async_pipeline_ops<Config, Op::transpose, Op::transpose>(g, stream);
+    with_transposes(g.shape, [&](auto op_a, auto op_b) {
+      constexpr Op a = decltype(op_a)::value, b = decltype(op_b)::value;
+      const bool a_aligned = a == Op::none || allows_vector_loads(g.a, g.lda);
+      const bool b_aligned = b == Op::transpose || allows_vector_loads(g.b, g.ldb);
+      if (a_aligned && b_aligned)
+        launch_async_pipeline_variant<Config, a, b, true>(g, stream);
+      else
+        launch_async_pipeline_variant<Config, a, b, false>(g, stream);
+    });
   }
 
   // @sect3{Kernel 15's sizes}

@@ -14,6 +14,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace step4
 {
@@ -31,6 +32,22 @@ namespace step4
       LAB_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
       return true;
     }();
+  }
+
+  // The kernels that take transposed operands are templates over op(A) and op(B), one
+  // instantiation per combination, so that the index arithmetic of each is fixed at
+  // compile time. This calls @p launch with the transposes @p shape asks for, as
+  // compile-time constants (std::integral_constant<Op, ...>; a launcher reads them as
+  // decltype(op_a)::value).
+  template <typename Launch>
+  void with_transposes(const GemmShape &shape, Launch &&launch)
+  {
+    using N = std::integral_constant<Op, Op::none>;
+    using T = std::integral_constant<Op, Op::transpose>;
+    if (shape.op_a == Op::none)
+      shape.op_b == Op::none ? launch(N{}, N{}) : launch(N{}, T{});
+    else
+      shape.op_b == Op::none ? launch(T{}, N{}) : launch(T{}, T{});
   }
 
   // The simpler kernels of the progression read A and B only as stored (op = N); their

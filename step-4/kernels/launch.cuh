@@ -37,8 +37,8 @@ namespace step4
   // The kernels that take transposed operands are templates over op(A) and op(B), one
   // instantiation per combination, so that the index arithmetic of each is fixed at
   // compile time. This calls @p launch with the transposes @p shape asks for, as
-  // compile-time constants (std::integral_constant<Op, ...>; a launcher reads them as
-  // decltype(op_a)::value).
+  // compile-time constants: arguments of type `std::integral_constant<Op, ...>`, whose
+  // type carries the value.
   template <typename Launch>
   void with_transposes(const GemmShape &shape, Launch &&launch)
   {

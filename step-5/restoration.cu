@@ -226,6 +226,40 @@ namespace step5
                            problem.f, false);
   }
 
+  // Conjugate gradients, matrix-free, to the precision's tolerance.
+  template <typename T>
+  MethodResult run_cg_method(DeviceProblem<T> &problem, const RestoreOptions &options)
+  {
+    const T lambda = static_cast<T>(options.lambda);
+    ConjugateGradients<T> cg(problem.rows, problem.cols);
+    IterationReport report;
+    MethodResult result =
+      time_fast_method<T>(problem, options.reps, named("cg", "conjugate gradients, matrix-free"), [&](T *f) {
+        report = cg.solve(problem.psf, lambda, problem.g.data(), f, iterative_tolerance<T>(),
+                          10 * problem.rows * problem.cols);
+      });
+    result.iterative = true;
+    result.tolerance = iterative_tolerance<T>();
+    result.iterations = report;
+    return result;
+  }
+
+  // The FFT filter on one boundary model (it solves other equations: no residual).
+  template <typename T>
+  MethodResult run_fft_method(DeviceProblem<T> &problem, const Psf &psf, FftBoundary boundary,
+                              const RestoreOptions &options)
+  {
+    const T lambda = static_cast<T>(options.lambda);
+    FftFilter<T> filter(psf, problem.rows, problem.cols, boundary);
+    const bool periodic = boundary == FftBoundary::periodic;
+    MethodResult result = time_fast_method<T>(
+      problem, options.reps,
+      named(periodic ? "fft_periodic" : "fft_mirrored", periodic ? "FFT filter, periodic" : "FFT filter, mirrored extension"),
+      [&](T *f) { filter.apply(lambda, problem.g.data(), f); });
+    result.solves_normal_equations = false;
+    return result;
+  }
+
   template <typename T>
   std::vector<MethodResult> restore_with_every_method(const Psf &psf, const lab::Matrix<double> &degraded,
                                                       const RestoreOptions &options, lab::Cublas *cublas)
@@ -240,31 +274,11 @@ namespace step5
           run_dense_methods(problem, options, *cublas, results);
         if (options.band)
           results.push_back(run_band_method(problem, psf, options));
-
-        ConjugateGradients<T> cg(rows, cols);
-        IterationReport report;
-        MethodResult cg_result =
-          time_fast_method<T>(problem, options.reps, named("cg", "conjugate gradients, matrix-free"), [&](T *f) {
-            report = cg.solve(problem.psf, lambda, problem.g.data(), f, iterative_tolerance<T>(),
-                              10 * rows * cols);
-          });
-        cg_result.iterative = true;
-        cg_result.tolerance = iterative_tolerance<T>();
-        cg_result.iterations = report;
-        results.push_back(std::move(cg_result));
-
-        for (const FftBoundary boundary : {FftBoundary::periodic, FftBoundary::mirrored})
-          {
-            FftFilter<T> filter(psf, rows, cols, boundary);
-            const bool periodic = boundary == FftBoundary::periodic;
-            MethodResult fft = time_fast_method<T>(
-              problem, options.reps,
-              named(periodic ? "fft_periodic" : "fft_mirrored",
-                    periodic ? "FFT filter, periodic" : "FFT filter, mirrored extension"),
-              [&](T *f) { filter.apply(lambda, problem.g.data(), f); });
-            fft.solves_normal_equations = false;
-            results.push_back(std::move(fft));
-          }
+        if (options.cg)
+          results.push_back(run_cg_method(problem, options));
+        if (options.fft)
+          for (const FftBoundary boundary : {FftBoundary::periodic, FftBoundary::mirrored})
+            results.push_back(run_fft_method(problem, psf, boundary, options));
       }
 
     // The CPU methods share A, as a stencil (blur_model.h: the course's CPU reference,

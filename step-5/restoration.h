@@ -35,6 +35,8 @@ namespace step5
     int band_reps = 1;         // timed runs of the band pipeline (seconds at 1024²)
     bool band = true;          // whether the band pipeline runs (it needs n·(b + 3nb) memory)
     bool thesis_formula = false; // also the thesis' formula (on cuSOLVER)
+    bool cg = true;            // conjugate gradients, matrix-free
+    bool fft = true;           // the two FFT filters
     bool gauss_seidel = true;  // Gauss–Seidel on the CPU (slow: small images only)
     double gauss_seidel_tolerance = 1e-4; // its stopping tolerance on the relative residual
     int gauss_seidel_sweeps = 2000;       // and the most sweeps it may take

@@ -46,6 +46,7 @@
 #include <lab/test_images.h>
 #include <lab/timer.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -58,6 +59,15 @@
 namespace step5
 {
   // @sect3{What the program was asked to do}
+  //
+  // The methods come in families that --method picks from: "dense" is the five dense
+  // pipelines (step-4's kernels and cuBLAS, each with two solves and with the
+  // inverse, and cuSOLVER) and the thesis' test set, which compares with them;
+  // "band" the band Cholesky, "cg" conjugate gradients, "fft" both FFT filters, and
+  // the two CPU methods. All run by default; `--method band,cg` at 1024² skips what
+  // only the small sizes can afford.
+  const std::vector<std::string> method_families = {"dense", "band", "cg", "fft", "gauss-seidel", "cholmod"};
+
   struct Settings
   {
     lab::CommonOptions options;
@@ -68,8 +78,14 @@ namespace step5
     std::string image_file;              // --image: a PGM instead of the phantom
     std::string degraded_file;           // --degraded: restore only
     std::string reference_file;          // --reference: the original of --degraded
+    std::vector<std::string> methods = method_families; // --method: which ones run
     lab::DeviceInfo device;
     bool use_gpu = false;
+
+    bool wants(const std::string &family) const
+    {
+      return std::find(methods.begin(), methods.end(), family) != methods.end();
+    }
   };
 
   // Image sides of the sweep: the dense matrix of s = 256 is 65536² (16 GiB in float),
@@ -345,16 +361,20 @@ namespace step5
     options.use_gpu = settings.use_gpu;
     options.reps = settings.options.reps;
     options.dense_reps = dense_repetitions(settings, n);
-    options.dense = dense_fits<T>(settings, rows, cols);
+    options.dense = settings.wants("dense") && dense_fits<T>(settings, rows, cols);
     options.band_reps = band_repetitions(settings, n);
-    options.band = band_fits<T>(settings, psf, rows, cols);
-    options.gauss_seidel = with_cpu_methods && std::max(rows, cols) <= gauss_seidel_limit;
-    options.sparse_cholesky = with_cpu_methods && have_cholmod() && n <= sparse_cholesky_limit * sparse_cholesky_limit;
-    if (settings.use_gpu && !options.dense)
+    options.band = settings.wants("band") && band_fits<T>(settings, psf, rows, cols);
+    options.cg = settings.wants("cg");
+    options.fft = settings.wants("fft");
+    options.gauss_seidel =
+      settings.wants("gauss-seidel") && with_cpu_methods && std::max(rows, cols) <= gauss_seidel_limit;
+    options.sparse_cholesky = settings.wants("cholmod") && with_cpu_methods && have_cholmod() &&
+                              n <= sparse_cholesky_limit * sparse_cholesky_limit;
+    if (settings.use_gpu && settings.wants("dense") && !options.dense)
       std::printf("    dense pipelines skipped: they need %s of GPU memory, %s free\n",
                   lab::format_bytes(std::size_t(DensePipeline<T>::device_bytes(rows, cols, true))).c_str(),
                   lab::format_bytes(settings.device.free_memory).c_str());
-    if (settings.use_gpu && !options.band)
+    if (settings.use_gpu && settings.wants("band") && !options.band)
       std::printf("    band pipeline skipped: it needs %s of GPU memory, %s free\n",
                   lab::format_bytes(std::size_t(BandPipeline<T>::device_bytes(psf, rows, cols))).c_str(),
                   lab::format_bytes(settings.device.free_memory).c_str());
@@ -380,7 +400,7 @@ namespace step5
         check_psf(psf, side, side);
         // The forecast follows the dense pipelines, whose n³ work dominates where they
         // run; the band pipeline's grows as n·b² (about n² for square images).
-        const bool dense = dense_fits<T>(settings, side, side);
+        const bool dense = settings.wants("dense") && dense_fits<T>(settings, side, side);
         if (dense)
           forecast.announce(n);
         const lab::Matrix<double> original = lab::shepp_logan(side);
@@ -554,7 +574,9 @@ namespace step5
       run_sweep<float>(settings, psf, noise, sides, true, checks, cublas);
     if (settings.options.wants_double())
       run_sweep<double>(settings, psf, noise, sides, !settings.options.wants_float(), checks, cublas);
-    run_test_set(settings, psf, settings.options.quick ? 32 : 64, checks, cublas);
+    // The test set restores with the dense pipeline (Gauss–Seidel without a GPU).
+    if (settings.wants(settings.use_gpu ? "dense" : "gauss-seidel"))
+      run_test_set(settings, psf, settings.options.quick ? 32 : 64, checks, cublas);
   }
 } // namespace step5
 
@@ -596,6 +618,12 @@ int main(int argc, char **argv)
     })
     ->capture_default_str();
   app.add_option("--seed", settings.seed, "Seed of the noise")->capture_default_str();
+  app.add_option("--method", settings.methods,
+                 "Only these methods, comma-separated: dense (the dense pipelines and the thesis' test set), band, "
+                 "cg, fft, gauss-seidel, cholmod (default: all)")
+    ->type_name("LIST")
+    ->delimiter(',')
+    ->check(CLI::IsMember(method_families).description(""));
   auto *image = app.add_option("--image", settings.image_file, "Restore this PGM image instead of the phantom")
                   ->type_name("FILE")
                   ->excludes(app.get_option("--sizes"));

@@ -7,6 +7,7 @@
 #include "kernels/13_double_precision.cuh"
 #include "kernels/14_tensor_cores_fp64.cuh"
 #include "kernels/15_async_pipeline.cuh"
+#include "kernels/16_wgmma_tf32.cuh"
 #include "kernels/1_naive.cuh"
 #include "kernels/2_shared_tiles_16.cuh"
 #include "kernels/3_coalesced.cuh"
@@ -49,12 +50,15 @@ namespace step4
     return kernels;
   }
 
-  const GemmKernel<float> &tf32_kernel()
+  const std::vector<GemmKernel<float>> &tf32_kernels()
   {
-    static const GemmKernel<float> kernel{"12_tensor_cores_tf32",
-                                          "WMMA on the tensor cores, TF32 inputs", false,
-                                          launch_12_tensor_cores_tf32};
-    return kernel;
+    static const std::vector<GemmKernel<float>> kernels = {
+      {"12_tensor_cores_tf32", "WMMA on the tensor cores, TF32 inputs", false,
+       launch_12_tensor_cores_tf32},
+      {"16_wgmma_tf32", "Hopper: wgmma fed by the TMA, warp-specialised, 4 stages", true,
+       launch_16_wgmma_tf32, wgmma_available},
+    };
+    return kernels;
   }
 
   const std::vector<GemmKernel<double>> &fp64_kernels()
@@ -81,9 +85,8 @@ namespace step4
 
   const GemmKernel<float> *find_float_kernel(const std::string &name)
   {
-    if (name == tf32_kernel().name || name == "12")
-      return &tf32_kernel();
-    return find_kernel(fp32_kernels(), name);
+    const GemmKernel<float> *kernel = find_kernel(fp32_kernels(), name);
+    return kernel ? kernel : find_kernel(tf32_kernels(), name);
   }
 
   const GemmKernel<double> *find_double_kernel(const std::string &name)
@@ -112,5 +115,19 @@ namespace step4
         else
           launch_13_double_precision(g, stream);
       }
+  }
+
+  // In TF32: kernel 16 where it runs, else kernel 12 for A·B and kernel 15 for the
+  // transposed shapes (see gemm_kernels.h).
+  void CourseGemmTf32::operator()(const GemmArgs<float> &g, cudaStream_t stream) const
+  {
+    if (g.shape.m == 0 || g.shape.n == 0)
+      return;
+    if (wgmma_available())
+      launch_16_wgmma_tf32(g, stream);
+    else if (g.shape.op_a == Op::none && g.shape.op_b == Op::none)
+      launch_12_tensor_cores_tf32(g, stream);
+    else
+      launch_15_async_pipeline(g, stream);
   }
 } // namespace step4

@@ -2,7 +2,7 @@
 //
 // What this program shows: how a matrix product, the most studied kernel on GPUs, goes
 // from a direct port of the triple loop to within reach of the vendor library, one
-// idea at a time (kernels/1_naive.cuh ... kernels/14_tensor_cores_fp64.cuh), and how to
+// idea at a time (kernels/1_naive.cuh ... kernels/16_wgmma_tf32.cuh), and how to
 // measure such claims honestly: every kernel is timed against cuBLAS in the same run
 // on the same data, and every result is checked against a double-precision reference
 // with a tolerance that cannot fail by rounding alone. It builds on the course's
@@ -46,13 +46,14 @@
 #include <functional>
 #include <iostream>
 #include <string>
+#include <type_traits>
 
 namespace step4
 {
   // @sect3{What the program was asked to do}
   //
   // The common options (lab::CommonOptions) and step-4's own: one kernel by name or
-  // number, a float kernel (1 to 12, 15) or a double one (13, 14). `use_gpu` is decided
+  // number, a float kernel (1 to 12, 15, 16) or a double one (13, 14). `use_gpu` is decided
   // once, at the start.
   struct Settings
   {
@@ -69,7 +70,7 @@ namespace step4
     }
     // Whether the sweep runs this kernel: all of them, or the one asked for.
     bool runs(const std::string &name) const { return kernel.empty() || chosen() == name; }
-    // Whether the float part (kernels 1 to 12, 15) and the double part (13 and 14) run.
+    // Whether the float part (kernels 1 to 12, 15, 16) and the double part (13 and 14) run.
     bool runs_float() const
     {
       return options.wants_float() && (kernel.empty() || find_float_kernel(kernel));
@@ -103,12 +104,15 @@ namespace step4
   // so that a size that cannot fit is refused in one line instead of failing after the
   // smaller ones ran. On the host: A, B and C of the problem, the result copied back,
   // and the C of the timed copies. On the GPU: A, B and C (with β ≠ 0, as in the
-  // shapes below, a pristine copy of C too; those shapes are small).
+  // shapes below, a pristine copy of C too; those shapes are small). In float, the
+  // product A·Bᵀ that times kernel 16 without its transposing pass has its own A, B
+  // and C, on the host and on the GPU, and kernel 16 needs Bᵀ as scratch for A·B.
   template <typename T>
   lab::Memory memory_needed(int n)
   {
     const double matrix = lab::matrix_bytes<T>(n, n);
-    return {5 * matrix, 3 * matrix};
+    const double kernel_16 = std::is_same_v<T, float> ? 3 * matrix : 0;
+    return {5 * matrix + kernel_16, 3 * matrix + kernel_16 + (kernel_16 > 0 ? matrix : 0)};
   }
 
   // @sect3{The GPU's peak}
@@ -206,9 +210,14 @@ namespace step4
   // @sect3{The FP32 kernels and the tensor-core kernel at one size}
   //
   // The row of each table for size n. The FP32 kernels are compared with cuBLAS in
-  // pure FP32 and checked with the FP32 tolerance; the TF32 kernel with cuBLAS
-  // allowed to use TF32, and checked with the TF32 tolerance (its inputs lose 13 bits
-  // of mantissa). α = 1, β = 0: the plain product, as benchmarks use.
+  // pure FP32 and checked with the FP32 tolerance; the TF32 kernels with cuBLAS allowed
+  // to use TF32, and checked with the TF32 tolerance (their inputs lose 13 bits of
+  // mantissa). α = 1, β = 0: the plain product, as benchmarks use.
+  //
+  // Kernel 16 reads B transposed (k-major); for A·B its time includes a pass that
+  // writes Bᵀ first. To show what that pass costs, it also runs A·Bᵀ on the same
+  // matrices, where B is read as stored and no pass is needed: same flops, same
+  // kernel, the difference in time is the pass.
   struct FloatRows
   {
     std::vector<double> gflops, ms, tf32;
@@ -259,22 +268,35 @@ namespace step4
         rows.ms.push_back(ms);
       }
 
-    // The tensor cores: cuBLAS with TF32 allowed, and kernel 12.
+    // The tensor cores: cuBLAS with TF32 allowed, kernels 12 and 16, and kernel 16 on
+    // A·Bᵀ. A kernel not asked for, or that this GPU cannot run, is NaN in the table.
     const auto tf32_cublas = device.run(reps, [&](const GemmArgs<float> &g) {
       cublas.gemm(g, lab::CublasMath::tf32);
     });
     report(checks, size, "cuBLAS_TF32", shape, tf32_cublas.ms, tf32_cublas.ms,
            tf32_cublas.error, tf32_tolerance(n));
-    auto tf32 = decltype(tf32_cublas){std::nan(""), std::nan("")};
-    if (settings.runs(tf32_kernel().name))
-      {
-        tf32 = device.run(reps, [&](const GemmArgs<float> &g) { tf32_kernel().launch(g, nullptr); });
-        report(checks, size, tf32_kernel().name, shape, tf32.ms, tf32_cublas.ms,
-               tf32.error, tf32_tolerance(n));
-      }
-    rows.tf32 = {double(n),         gflops(shape, fp32_cublas.ms), gflops(shape, tf32_cublas.ms),
-                 gflops(shape, tf32.ms), fp32_cublas.error,        tf32_cublas.error,
-                 tf32.error};
+    rows.tf32 = {double(n), gflops(shape, fp32_cublas.ms), gflops(shape, tf32_cublas.ms)};
+    std::vector<double> errors = {fp32_cublas.error, tf32_cublas.error};
+    const auto run_tf32 = [&](DeviceProblem<float> &on, const GemmKernel<float> &kernel,
+                              const std::string &label) {
+      auto result = decltype(tf32_cublas){std::nan(""), std::nan("")};
+      if (settings.runs(kernel.name) && kernel.runs_here())
+        {
+          result = on.run(reps, [&](const GemmArgs<float> &g) { kernel.launch(g, nullptr); });
+          report(checks, size, label, shape, result.ms, tf32_cublas.ms, result.error,
+                 tf32_tolerance(n));
+        }
+      rows.tf32.push_back(gflops(shape, result.ms));
+      errors.push_back(result.error);
+    };
+    for (const GemmKernel<float> &kernel : tf32_kernels())
+      run_tf32(device, kernel, kernel.name);
+    const GemmKernel<float> &wgmma = tf32_kernels().back();
+    GemmProblem<float> transposed = problem;
+    transposed.shape.op_b = Op::transpose;
+    DeviceProblem<float> device_transposed(transposed);
+    run_tf32(device_transposed, wgmma, wgmma.name + "_ABt");
+    rows.tf32.insert(rows.tf32.end(), errors.begin(), errors.end());
     return rows;
   }
 
@@ -495,8 +517,10 @@ namespace step4
         for (const GemmKernel<float> &kernel : fp32_kernels())
           if (settings.runs(kernel.name))
             std::printf("  %-24s %s\n", kernel.name.c_str(), kernel.idea.c_str());
-        if (settings.runs(tf32_kernel().name))
-          std::printf("  %-24s %s\n", tf32_kernel().name.c_str(), tf32_kernel().idea.c_str());
+        for (const GemmKernel<float> &kernel : tf32_kernels())
+          if (settings.runs(kernel.name))
+            std::printf("  %-24s %s%s\n", kernel.name.c_str(), kernel.idea.c_str(),
+                        kernel.runs_here() ? "" : " (not available: this GPU cannot run it)");
         if (settings.runs("11_autotuned"))
           tune(settings);
         std::vector<std::string> names = {"n", "cublas"};
@@ -505,8 +529,17 @@ namespace step4
         lab::Table gflops_table(names);
         names.insert(names.begin() + 1, "copies_ms");
         lab::Table ms_table(names);
-        lab::Table tf32_table({"n", "cublas_fp32", "cublas_tf32", tf32_kernel().name,
-                               "error_cublas_fp32", "error_cublas_tf32", "error_tf32_kernel"});
+        std::vector<std::string> tf32_names = {"n", "cublas_fp32", "cublas_tf32"};
+        std::vector<std::string> tf32_errors = {"error_cublas_fp32", "error_cublas_tf32"};
+        for (const GemmKernel<float> &kernel : tf32_kernels())
+          {
+            tf32_names.push_back(kernel.name);
+            tf32_errors.push_back("error_" + kernel.name);
+          }
+        tf32_names.push_back(tf32_kernels().back().name + "_ABt");
+        tf32_errors.push_back("error_" + tf32_kernels().back().name + "_ABt");
+        tf32_names.insert(tf32_names.end(), tf32_errors.begin(), tf32_errors.end());
+        lab::Table tf32_table(tf32_names);
         // The work grows as n³: the sizes already run predict the next one.
         lab::TimeForecast forecast;
         for (const int n : sizes)
@@ -530,9 +563,10 @@ namespace step4
                      {"kernel times in milliseconds; copies_ms = A and B to the GPU, C "
                       "back (pageable memory)"}});
         write_table(tf32_table, dir + "tf32.dat",
-                    {"step-4 (tensor cores: TF32 kernel against cuBLAS with TF32)", gpu,
+                    {"step-4 (tensor cores: TF32 kernels against cuBLAS with TF32)", gpu,
                      "float (TF32 inputs)", reps,
-                     {"GFLOP/s, then the checked error: max |C - C_ref| / (|A||B|)_ij"}});
+                     {"GFLOP/s, then the checked errors: max |C - C_ref| / (|A||B|)_ij",
+                      "16_wgmma_tf32_ABt: kernel 16 on A B^T, no transposing pass"}});
         run_shapes(settings, cublas, checks);
       }
     if (settings.runs_double())
@@ -573,7 +607,7 @@ int main(int argc, char **argv)
                "step-4"};
   lab::add_common_options(app, settings.options);
   app.add_option("--kernel", settings.kernel,
-                 "Run one kernel only, by number or name (1 ... 15, e.g. 9 or "
+                 "Run one kernel only, by number or name (1 ... 16, e.g. 9 or "
                  "9_warp_tiling), beside cuBLAS")
     ->type_name("NAME")
     ->check([](const std::string &name) {

@@ -139,23 +139,6 @@ namespace step4
     static constexpr int shared_bytes = Config::stages * stage_size * int(sizeof(double));
   };
 
-  // @sect3{Which tile of C a block computes}
-  //
-  // Blocks are numbered row by row over the grid, and run roughly in that order. Here
-  // block number `id` is mapped to tile (row, col) so that consecutive numbers walk
-  // down a band of `band` tile rows before moving one tile column on: the blocks
-  // running at the same time then share a few panels of A and of B in the L2 cache.
-  __device__ inline void band_order(int band, int &row, int &col)
-  {
-    const int tiles_n = gridDim.x, tiles_m = gridDim.y;
-    const int id = blockIdx.y * tiles_n + blockIdx.x;
-    const int first_row = id / (band * tiles_n) * band;
-    const int rows = min(band, tiles_m - first_row);
-    const int in_band = id - first_row * tiles_n;
-    row = first_row + in_band % rows;
-    col = in_band / rows;
-  }
-
   // @sect3{A warp's fragments}
   //
   // The values of A and B that one DMMA step (depth Dmma::k) of the warp tile needs,

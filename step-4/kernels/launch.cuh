@@ -21,6 +21,22 @@ namespace step4
   // The number of tiles of size @p tile needed to cover @p extent.
   LAB_HOST_DEVICE constexpr int ceil_div(int extent, int tile) { return (extent + tile - 1) / tile; }
 
+  // Which tile of C a block computes (kernels 14 and 16).
+  // Blocks are numbered row by row over the grid, and run roughly in that order. Here
+  // block number `id` is mapped to tile (row, col) so that consecutive numbers walk
+  // down a band of `band` tile rows before moving one tile column on: the blocks
+  // running at the same time then share a few panels of A and of B in the L2 cache.
+  __device__ inline void band_order(int band, int &row, int &col)
+  {
+    const int tiles_n = gridDim.x, tiles_m = gridDim.y;
+    const int id = blockIdx.y * tiles_n + blockIdx.x;
+    const int first_row = id / (band * tiles_n) * band;
+    const int rows = min(band, tiles_m - first_row);
+    const int in_band = id - first_row * tiles_n;
+    row = first_row + in_band % rows;
+    col = in_band / rows;
+  }
+
   // A kernel that needs more than the default 48 KiB of shared memory per block must
   // say so before its first launch. Once per kernel is enough: the kernel is a template
   // argument, so each kernel has its own static flag, set on its first call only; this

@@ -2,21 +2,24 @@
 // program exits with 77 (CTest: skipped) on a machine without a GPU.
 //
 // Each kernel runs on random inputs (fixed seeds) of shapes chosen to break indexing:
-// 1×1×1, sizes one below and above every tile (16, 32, 64, 128), primes, a shape of
+// 1×1×1, sizes one below and above every tile (16, 32, 64, 128, 256), primes, a shape of
 // about a thousand in each dimension, transposed operands where the kernel accepts
 // them, α and β other than (1, 0), and leading dimensions larger than the rows. The
 // output is poisoned (all NaN) before each run, so an entry a kernel forgets to write
 // fails the check; NaN in the inputs must come out as NaN. The float kernels (1 to
-// 12 and 15) and the double ones (13, 14) go through the same checks; a kernel that
-// this GPU cannot run (kernel 14 needs FP64 tensor cores) is reported as skipped.
+// 12, 15 and 16) and the double ones (13, 14) go through the same checks; a kernel that
+// this GPU cannot run (kernel 14 needs FP64 tensor cores, kernel 16 an H100 or H200)
+// is reported as skipped.
 #include "gemm_kernels.h"
 #include "gemm_reference.h"
+#include "kernels/15_async_pipeline.cuh"
 
 #include <lab/device_buffer.h>
 #include <lab_catch.h>
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -51,13 +54,17 @@ namespace
   // test case of their own (tag [large]), which the compute-sanitizer runs leave out:
   // under the sanitizer a kernel runs a hundred times slower. 1200×272 has 10 rows
   // of 128-tiles and 3 columns: kernel 14 walks C in bands of tile rows, and this
-  // shape ends in a partial band.
+  // shape ends in a partial band. Kernel 15 runs products with fewer 128-tiles than
+  // the GPU has SMs on smaller tiles; 1537×1427 has 13 × 12 = 156 of them, enough
+  // for its large tiles on GPUs of up to 156 SMs (the H100 has 132).
+  constexpr GemmShape large_tiles_shape{1537, 1427, 67};
+
   std::vector<GemmShape> test_shapes(bool large)
   {
     if (large)
-      return {{300, 129, 1000}, {1000, 999, 1001}, {1200, 272, 48}};
+      return {{300, 129, 1000}, {1000, 999, 1001}, {1200, 272, 48}, large_tiles_shape};
     std::vector<GemmShape> shapes = {{1, 1, 1}, {2, 2, 2}, {3, 1, 5}, {1, 7, 3}};
-    for (const int tile : {16, 32, 64, 128})
+    for (const int tile : {16, 32, 64, 128, 256})
       for (const int d : {-1, 1})
         {
           shapes.push_back({tile + d, tile, tile});
@@ -207,20 +214,34 @@ TEST_CASE("every FP32 kernel matches the double reference", "[gpu]")
 
 TEST_CASE("every kernel is right on shapes of about a thousand", "[gpu][large]")
 {
+  // Kernel 15's two tile sizes are both among these shapes.
+  REQUIRE(step4::is_small_product({300, 129, 1000}));
+  REQUIRE_FALSE(step4::is_small_product(large_tiles_shape));
   for (const auto &kernel : step4::fp32_kernels())
     {
       DYNAMIC_SECTION(kernel.name) { check_kernel(kernel, false, true); }
     }
-  check_kernel(step4::tf32_kernel(), true, true);
+  for (const auto &kernel : runnable(step4::tf32_kernels()))
+    {
+      DYNAMIC_SECTION(kernel.name) { check_kernel(kernel, true, true); }
+    }
   for (const auto &kernel : runnable(step4::fp64_kernels()))
     {
       DYNAMIC_SECTION(kernel.name) { check_kernel(kernel, false, true); }
     }
 }
 
-TEST_CASE("the TF32 tensor-core kernel is within the TF32 tolerance", "[gpu]")
+TEST_CASE("the TF32 tensor-core kernels are within the TF32 tolerance", "[gpu]")
 {
-  check_kernel(step4::tf32_kernel(), true);
+  for (const auto &kernel : step4::tf32_kernels())
+    {
+      DYNAMIC_SECTION(kernel.name)
+      {
+        if (!kernel.runs_here())
+          LAB_SKIP("kernel " << kernel.name << ": this GPU cannot run it");
+        check_kernel(kernel, true);
+      }
+    }
 }
 
 TEST_CASE("the double-precision kernels match the reference", "[gpu]")
@@ -241,7 +262,8 @@ TEST_CASE("padded leading dimensions and misaligned rows are honoured", "[gpu]")
     {
       for (const auto &kernel : step4::fp32_kernels())
         check_padded(kernel, pad, false);
-      check_padded(step4::tf32_kernel(), pad, true);
+      for (const auto &kernel : runnable(step4::tf32_kernels()))
+        check_padded(kernel, pad, true);
       for (const auto &kernel : runnable(step4::fp64_kernels()))
         check_padded(kernel, pad, false);
     }
@@ -250,7 +272,8 @@ TEST_CASE("padded leading dimensions and misaligned rows are honoured", "[gpu]")
 TEST_CASE("NaN in A or B gives NaN in exactly the entries it touches", "[gpu]")
 {
   auto kernels = step4::fp32_kernels();
-  kernels.push_back(step4::tf32_kernel());
+  for (const auto &kernel : runnable(step4::tf32_kernels()))
+    kernels.push_back(kernel);
   check_nan_propagation(kernels);
   check_nan_propagation(runnable(step4::fp64_kernels()));
 }
@@ -258,6 +281,7 @@ TEST_CASE("NaN in A or B gives NaN in exactly the entries it touches", "[gpu]")
 TEST_CASE("beta = 0 never reads C; beta != 0 does", "[gpu]")
 {
   check_beta_reads_c(step4::fp32_kernels());
+  check_beta_reads_c(runnable(step4::tf32_kernels()));
   check_beta_reads_c(runnable(step4::fp64_kernels()));
 }
 
@@ -275,15 +299,15 @@ TEST_CASE("the simple kernels refuse transposes they do not implement", "[gpu]")
 
 namespace
 {
-  // step4::gemm with k = 0 must compute C = beta C.
-  template <typename T>
-  void check_k_zero()
+  // step4::gemm (or @p product) with k = 0 must compute C = beta C.
+  template <typename T, typename Product = step4::CourseGemm>
+  void check_k_zero(const Product &product = step4::gemm)
   {
     GemmProblem<T> p = step4::random_problem<T>({5, 6, 1}, T(2), T(0.5), 11);
     p.shape.k = 0;
     p.a = lab::Matrix<T>(5, 1);
     p.b = lab::Matrix<T>(1, 6);
-    const lab::Matrix<T> c = run_on_gpu(p, step4::gemm);
+    const lab::Matrix<T> c = run_on_gpu(p, product);
     for (int i = 0; i < 5; ++i)
       for (int j = 0; j < 6; ++j)
         CHECK(c(i, j) == T(0.5) * p.c(i, j));
@@ -322,4 +346,40 @@ TEST_CASE("step4::gemm is a lab::Gemm in float and in double", "[gpu]")
       CHECK(step4::gemm_error(pd, run_on_gpu(pd, gemm_double)) <=
             step4::gemm_tolerance<double>(shape.k));
     }
+}
+
+TEST_CASE("step4::gemm_tf32 is a lab::Gemm within the TF32 tolerance, for any shape", "[gpu]")
+{
+  // Kernel 16 where it runs, else kernels 12 and 15: every transpose, edges of every
+  // tile, k = 0 and empty products.
+  const lab::Gemm<float> gemm = step4::gemm_tf32;
+  INFO("kernel 16 " << (step4::find_float_kernel("16")->runs_here() ? "runs here" : "does not run here"));
+  for (const Op op_a : {Op::none, Op::transpose})
+    for (const Op op_b : {Op::none, Op::transpose})
+      for (const GemmShape base : {GemmShape{1, 1, 1}, GemmShape{129, 257, 33},
+                                   GemmShape{127, 255, 100}, GemmShape{300, 20, 1000}})
+        {
+          GemmShape shape = base;
+          shape.op_a = op_a;
+          shape.op_b = op_b;
+          INFO(describe(shape));
+          const GemmProblem<float> p = step4::random_problem<float>(shape, -1.5f, 0.5f, 23);
+          CHECK(step4::gemm_error(p, run_on_gpu(p, gemm)) <= step4::tf32_tolerance(shape.k));
+        }
+  lab::DeviceBuffer<float> dummy(16);
+  step4::gemm_tf32(GemmArgs<float>{{0, 4, 4}, 1.0f, 0.0f, dummy.data(), 4, dummy.data(), 4,
+                                   dummy.data(), 4});
+  LAB_CHECK(cudaDeviceSynchronize());
+  check_k_zero<float>(step4::gemm_tf32);
+}
+
+TEST_CASE("kernel 16 is listed as not available where it cannot run, and refuses to launch",
+          "[gpu]")
+{
+  const step4::GemmKernel<float> *kernel = step4::find_float_kernel("16");
+  REQUIRE(kernel != nullptr);
+  if (kernel->runs_here())
+    LAB_SKIP("kernel 16 runs on this GPU");
+  const GemmProblem<float> p = step4::random_problem<float>({8, 8, 8}, 1.0f, 0.0f, 3);
+  CHECK_THROWS_AS(run_on_gpu(p, kernel->launch), std::runtime_error);
 }

@@ -12,21 +12,22 @@ namespace step5
 {
   // The panel width trades the panels' serial work against their number and against
   // the products' width. Each panel step factorises an nb × nb diagonal block (one
-  // thread block, work growing like nb² in a chain), which the look-ahead hides only
-  // behind a long enough update; narrow panels make many steps and narrow products,
-  // wide ones long chains. The best width grows with the band. Measured on an H100,
-  // the whole pipeline with a Gaussian 9 × 9 PSF, panels of 128, 256, 384 and 512:
-  //   float  256²  (b = 2056):  198, 165, 180, 204 ms
-  //   float  512²  (b = 4104):  1.46, 0.77, 0.79, 0.87 s
-  //   float 1024²  (b = 8200):  11.9, 5.9, 4.8, 4.3 s
-  //   double 256²  (b = 2056):  163, 179, 218, 269 ms
-  // The rule below, about 5.6 √b in float and half that in double, rounded to a
-  // multiple of 128, picks the best of these or one within 3% of it.
+  // thread block, work growing like nb² in a chain) and inverts it (small products),
+  // which the look-ahead hides only behind a long enough update; narrow panels make
+  // many steps and narrow products, wide ones long chains. The best width grows with
+  // the band. Measured on an H100, the whole pipeline with a Gaussian 9 × 9 PSF:
+  //   float  256²  (b = 2056):  panels of 128: 95.6 ms, 256: 102 ms
+  //   float  512²  (b = 4104):  128: 743 ms, 256: 512 ms, 384: 561 ms
+  //   float 1024²  (b = 8200):  256: 4.80 s, 384: 3.89 s, 512: 3.47 s
+  //   double 256²  (b = 2056):  128: 162 ms, 256: 179 ms
+  // The best width is about b/16 in float, and narrower in double, where the diagonal
+  // blocks are slower (as in step-2): b/32. Rounded to a multiple of 128, from 128 to
+  // 512 (the largest diagonal block step-2 factorises in one launch).
   template <typename T>
   int band_panel_width(int bandwidth)
   {
-    const double per_root = sizeof(T) == 4 ? 5.6 : 2.8;
-    const int multiples = static_cast<int>(std::lround(per_root * std::sqrt(double(bandwidth)) / 128));
+    const int per_panel = sizeof(T) == 4 ? 16 : 32;
+    const int multiples = static_cast<int>(std::lround(double(bandwidth) / per_panel / 128));
     return 128 * std::clamp(multiples, 1, 4);
   }
 

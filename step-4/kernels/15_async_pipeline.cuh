@@ -96,7 +96,9 @@
 // Kernel 15 handles every case kernel 10 does: any m, n, k, both transposes, α and β,
 // and matrices that are not 16-byte aligned (then only the k-major operands, which
 // are copied in 16-byte chunks, fall back to 4-byte copies; the transposing copy is
-// 4-byte anyway). It is step4::gemm's product in float.
+// 4-byte anyway). It is step4::gemm's product in float. Products too small to fill
+// the GPU with its 128 × 128 tiles run on tiles of 64 × 64 (the source's last section
+// says why and what it gains).
 
 #include "gemm.h"
 
@@ -104,5 +106,9 @@
 
 namespace step4
 {
+  // Whether a product is too small to give every SM one tile of 128²: kernel 15 then
+  // runs on tiles of 64² (see "Small products" in the source).
+  bool is_small_product(const GemmShape &shape);
+
   void launch_15_async_pipeline(const GemmArgs<float> &g, cudaStream_t stream);
 } // namespace step4

@@ -3,6 +3,7 @@
 
 #include <lab/timer.h>
 
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -12,6 +13,13 @@
 
 namespace step5
 {
+  std::string openmp_wait_policy()
+  {
+    const char *policy = std::getenv("OMP_WAIT_POLICY");
+    return policy ? std::string("OMP_WAIT_POLICY=") + policy
+                  : "OMP_WAIT_POLICY not set (PASSIVE is often faster on many cores: see sparse_cholesky.h)";
+  }
+
 #if LAB_HAVE_CHOLMOD
   bool have_cholmod() { return true; }
 

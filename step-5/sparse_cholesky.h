@@ -79,6 +79,17 @@ namespace step5
   // Whether this build has CHOLMOD.
   bool have_cholmod();
 
+  // CHOLMOD's speed on a machine with many cores depends on one setting of the
+  // environment. Its supernodal factorisation opens small OpenMP parallel regions
+  // between calls of the BLAS; after each, the OpenMP threads keep spinning for a
+  // while (GNU OpenMP's default), on the cores the BLAS's own threads (OpenBLAS: one
+  // per core) need next. On the 16 cores of the course's H100 machine the
+  // factorisation at 128² took 1.87 s as started and 0.25 s with
+  // OMP_WAIT_POLICY=PASSIVE (threads that sleep when idle), 0.21 s with OpenBLAS on 8
+  // threads. The OpenMP runtime reads the variable when the program starts, so the
+  // program cannot set it; it says what it found: "OMP_WAIT_POLICY=..." or a hint.
+  std::string openmp_wait_policy();
+
   // Solves A f = b in double with CHOLMOD, A given by its stencil (blur_model.h), b an
   // image of the stencil's size; CHOLMOD chooses the ordering. When A is not positive
   // definite, f is empty and report.failed_pixel says where. Throws std::logic_error

@@ -662,8 +662,8 @@ int main(int argc, char **argv)
                 settings.lambda.c_str(),
                 lab::have_png() ? "PGM and PNG" : "PGM (no libpng: no PNG)");
     if (have_cholmod())
-      std::printf("sparse Cholesky (CHOLMOD, CPU): up to %d x %d pixels, once per image\n", sparse_cholesky_limit,
-                  sparse_cholesky_limit);
+      std::printf("sparse Cholesky (CHOLMOD, CPU): up to %d x %d pixels, once per image; %s\n",
+                  sparse_cholesky_limit, sparse_cholesky_limit, openmp_wait_policy().c_str());
     else
       std::printf("sparse Cholesky (CHOLMOD, CPU): not in this build (no SuiteSparse)\n");
     std::unique_ptr<lab::Cublas> cublas = settings.use_gpu ? std::make_unique<lab::Cublas>() : nullptr;

@@ -95,15 +95,16 @@ if (has_float) {
   }
 }
 # The TF32 and double kernels are compared with their own cuBLAS; their n is named
-# when it is not the float table's. tf32.dat: n cublas_fp32 cublas_tf32 kernel ...;
-# double.dat: n cublas_dgemm kernel... error_cublas error_kernel...
+# when it is not the float table's. tf32.dat: n cublas_fp32 cublas_tf32 kernel...
+# error_cublas_fp32 error_cublas_tf32 error_kernel...; double.dat: n cublas_dgemm
+# kernel... error_cublas error_kernel...
 do for [f = 2:3] {
   file = (f == 2 ? tf32_file : double_file)
   if (has(file)) {
     cols = cols_of(file)
     row = row_of(file)
     reference = (f == 2 ? 3 : 2)
-    kernels = (f == 2 ? 1 : (words(cols) - 3) / 2)
+    kernels = (f == 2 ? (words(cols) - 5) / 2 : (words(cols) - 3) / 2)
     if (n_float eq "") { n_float = word(row, 1) }
     at_n = (word(row, 1) eq n_float ? "" : ", n = " . word(row, 1))
     do for [k = reference + 1:reference + kernels] {
@@ -165,8 +166,10 @@ if (panels > 0) {
     if (has_tf32) {
       cols = cols_of(tf32_file)
       set title "TF32 (tensor cores)"
-      plot tf32_file using 1:4 title word(cols, 4) lw 2 pt 7 lc rgb "#ff7f0e", \
-           ''        using 1:3 title "cuBLAS TF32" lw 3 pt 5 lc rgb "black", \
+      kernels = (words(cols) - 5) / 2
+      plot for [i = 4:3 + kernels] tf32_file using 1:i title word(cols, i) lw 2 \
+             pt (3 + 2 * i) lc rgb colour(i - 2), \
+           tf32_file using 1:3 title "cuBLAS TF32" lw 3 pt 5 lc rgb "black", \
            ''        using 1:2 title "cuBLAS FP32" lw 2 pt 9 lc rgb "gray50" dt 2
     }
     if (has_double) {

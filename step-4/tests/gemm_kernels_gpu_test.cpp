@@ -348,7 +348,7 @@ TEST_CASE("step4::gemm is a lab::Gemm in float and in double", "[gpu]")
     }
 }
 
-TEST_CASE("step4::gemm_tf32 is a lab::Gemm within the TF32 tolerance, for any shape", "[gpu]")
+TEST_CASE("step4::gemm_tf32 is a lab::Gemm within the TF32 tolerance for any shape", "[gpu]")
 {
   // Kernel 16 where it runs, else kernels 12 and 15: every transpose, edges of every
   // tile, k = 0 and empty products.
@@ -373,7 +373,7 @@ TEST_CASE("step4::gemm_tf32 is a lab::Gemm within the TF32 tolerance, for any sh
   check_k_zero<float>(step4::gemm_tf32);
 }
 
-TEST_CASE("kernel 16 is listed as not available where it cannot run, and refuses to launch",
+TEST_CASE("kernel 16 is listed as not available where it cannot run and refuses to launch",
           "[gpu]")
 {
   const step4::GemmKernel<float> *kernel = step4::find_float_kernel("16");

@@ -27,8 +27,8 @@
 // rows run along n). So kernel 16 reads op(B) = Bᵀ as stored directly, and for
 // op(B) = B it first writes Bᵀ with a transposing pass (32×32 tiles through shared
 // memory, at memory speed) into a scratch buffer, counted in the kernel's time;
-// likewise for op(A) = Aᵀ. The hardware uses the top 19 bits of each float (it drops
-// the other 13, no rounding): the TF32 tolerance of gemm_reference.h covers that.
+// likewise for op(A) = Aᵀ. (The TMA, told that the data are TF32, rounds each float
+// to the nearest TF32 value on the way; see k_major_map.)
 //
 // <b>The TMA: copies without registers or address arithmetic.</b> The tensor memory
 // accelerator copies a whole box of a matrix (here 32 values of k × 128 rows of A,

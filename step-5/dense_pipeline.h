@@ -36,6 +36,7 @@
 #include <lab/timer.h>
 
 #include <cstddef>
+#include <functional>
 
 namespace step5
 {
@@ -96,6 +97,15 @@ namespace step5
     // g, f_solve, f_inverse: images on the device.
     DenseTimes run(const DevicePsf<T> &psf, T lambda, const T *g, const lab::Gemm<T> &gemm, T *f_solve,
                    T *f_inverse);
+
+    // A pipeline whose factorisation and solves are one call: A and b by the products
+    // @p gemm, then f = A⁻¹ b by @p solve_system(A, b, f), which reads A's lower
+    // triangle and returns LAPACK's info (0, or the failing column + 1). Step-5 uses it
+    // for TF32: A and b by step4::gemm_tf32 and step-2's mixed-precision solve, whose
+    // refinement brings f to FP32 accuracy for that A. Its time counts as the
+    // factorisation's (times.factor); times.solve stays 0.
+    DenseTimes run_with_solver(const DevicePsf<T> &psf, T lambda, const T *g, const lab::Gemm<T> &gemm,
+                               const std::function<int(const T *, const T *, T *)> &solve_system, T *f);
 
     // The vendor's pipeline: the same H, A by cuBLAS's SYRK, b by its GEMM, then
     // cuSOLVER's potrf and potrs (times in build, normal, factor, solve).

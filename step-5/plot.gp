@@ -9,8 +9,8 @@
 #   step-5_times       time of every method against the number of unknowns n = s²,
 #                      one panel per precision (log-log)
 #   step-5_stages      where the dense pipelines spend their time at the largest size
-#                      that ran them: one stacked bar per pipeline, one panel per
-#                      precision
+#                      that ran them: one stacked bar per pipeline (the TF32 one's
+#                      "Cholesky" holds its refinement too), one panel per precision
 #   step-5_phantom     the phantom at side 128 (or the largest side there is) in
 #                      float: original, degraded and each method, PSNR in the titles
 #   step-5_image       the same for an image of your own (step-5 --image), if present
@@ -41,7 +41,8 @@ label(c) = (c eq "dense_course_solve" ? "dense, step-4's kernels, two solves" : 
             c eq "fft_periodic" ? "FFT filter, periodic" : \
             c eq "fft_mirrored" ? "FFT filter, mirrored" : \
             c eq "gauss_seidel" ? "Gauss-Seidel (CPU, double)" : \
-            c eq "cholmod" ? "sparse Cholesky, CHOLMOD (CPU, double)" : c)
+            c eq "cholmod" ? "sparse Cholesky, CHOLMOD (CPU, double)" : \
+            c eq "dense_tf32_refined" ? "dense, TF32 products, refined in FP32" : c)
 
 # ---------------------------------------------------------------- 1: times
 panels = tables
@@ -79,10 +80,10 @@ stages = "build normal factor invert inverse apply solve"
 stage_label(s) = (s eq "build" ? "build H" : s eq "normal" ? "A = H^TH + {/Symbol l}I" : \
                   s eq "factor" ? "Cholesky" : s eq "invert" ? "X = L^{-1}" : \
                   s eq "inverse" ? "A^{-1} = X^TX" : s eq "apply" ? "f = A^{-1}b" : "two solves")
-pipelines = "course course cublas cublas cusolver"
-routes = "solve inverse solve inverse solve"
+pipelines = "course course cublas cublas cusolver tf32"
+routes = "solve inverse solve inverse solve solve"
 bar_label(b) = (b == 1 ? "step-4, solves" : b == 2 ? "step-4, inverse" : b == 3 ? "cuBLAS, solves" : \
-                b == 4 ? "cuBLAS, inverse" : "cuSOLVER")
+                b == 4 ? "cuBLAS, inverse" : b == 5 ? "cuSOLVER" : "TF32, refined")
 # Stages of the solve route: build, normal, factor, solve; of the inverse route: build,
 # normal, factor, invert, inverse, apply.
 in_route(s, r) = (r eq "solve" ? (s eq "invert" || s eq "inverse" || s eq "apply" ? 0 : 1) : (s eq "solve" ? 0 : 1))
@@ -108,7 +109,7 @@ do for [terminal in "png svg"] {
       row = last_row(file, index_of(cols, "course_factor_ms"))
       set title sprintf("%s, n = %d (a %d x %d image)", precision(f), word(row, 1) + 0, word(row, 2) + 0, word(row, 3) + 0)
       set print $bars
-      do for [b = 1:5] {
+      do for [b = 1:words(pipelines)] {
         line = "\"" . bar_label(b) . "\""
         do for [s in stages] {
           c = index_of(cols, word(pipelines, b) . "_" . s . "_ms")

@@ -86,7 +86,7 @@ namespace step5
         return ok ? "finite ok" : "FAIL: NaN or Inf";
       }
     const bool inverse_route = m.stages.invert > 0;
-    const double tolerance = inverse_route ? tolerances.inverse : tolerances.direct;
+    const double tolerance = m.tolerance > 0 ? m.tolerance : inverse_route ? tolerances.inverse : tolerances.direct;
     const bool ok = checks.at_most(what + " backward error", m.backward_error, tolerance);
     std::snprintf(text, sizeof text, "eta %.1e <= %.1e %s", m.backward_error, tolerance, ok ? "ok" : "FAIL");
     return text;

@@ -8,6 +8,7 @@
 #include "sparse_cholesky.h"
 
 #include <gemm_kernels.h> // step-4: step4::gemm, the course's product
+#include <variants/6_mixed_precision_solve.cuh> // step-2: the mixed-precision solve
 
 #include <lab/device_buffer.h>
 #include <lab/timer.h>
@@ -16,6 +17,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace step5
@@ -164,6 +166,45 @@ namespace step5
     return result;
   }
 
+  // @sect3{TF32 and a refinement}
+  //
+  // The dense pipeline on the tensor cores (float only): A = HᵀH + λI and b = Hᵀg by
+  // step-4's TF32 product, then step-2's mixed-precision solve (variant 6) with
+  // step-4's products, FP32 for its panels and TF32 for its trailing update; its
+  // iterative refinement, residuals in FP32, brings f to FP32 accuracy for the A it
+  // was given. That A carries TF32's rounding: each product of HᵀH rounds its
+  // inputs to 11 significant bits (unit roundoff u = 2⁻¹¹), so its entries are off by
+  // up to 2u relative to |H|ᵀ|H|, whose norm the bound ‖p‖₁² + λ of η (restoration.h)
+  // covers, and b likewise: η ≲ 4u against the exact equations. The check allows
+  // 10u. The solver keeps its own copy of A to factorise, n² more numbers
+  // (tf32_solver_bytes).
+  constexpr double tf32_tolerance = 10 * 0x1p-11;
+
+  double tf32_solver_bytes(int n)
+  {
+    // The solver's copy of A, its factorisation's workspace (a panel and two blocks of
+    // panel_width²) and three vectors.
+    const double panel_width = step2::default_panel_width<float>();
+    return (double(n) * (n + panel_width + 3) + 2 * panel_width * panel_width) * sizeof(float);
+  }
+
+  MethodResult run_tf32_method(DeviceProblem<float> &problem, DensePipeline<float> &pipeline,
+                               const RestoreOptions &options, lab::Cublas &cublas)
+  {
+    MethodResult result = named("dense_tf32_refined", "dense, step-4's TF32 products, refined in FP32");
+    const int n = problem.rows * problem.cols, panel_width = step2::default_panel_width<float>();
+    step2::MixedPrecisionSolve solver(n, n, panel_width, cublas, step4::gemm, step4::gemm_tf32);
+    const float lambda = static_cast<float>(options.lambda);
+    const auto solve_system = [&](const float *a, const float *b, float *f) { return solver.solve(a, b, f); };
+    const DenseTimes times = median_times(options.dense_reps, [&] {
+      return pipeline.run_with_solver(problem.psf, lambda, problem.g.data(), step4::gemm_tf32, solve_system,
+                                      problem.f.data());
+    });
+    result.description += ", " + std::to_string(solver.rounds()) + " rounds";
+    result.tolerance = tf32_tolerance;
+    return pipeline_result(std::move(result), times, problem, problem.f, false);
+  }
+
   // The dense pipelines: the course's products and cuBLAS's through the same code
   // (each giving both routes), then the vendor's. The stage times are medians over
   // options.dense_reps runs.
@@ -200,6 +241,9 @@ namespace step5
     const DenseTimes vendor = median_times(
       options.dense_reps, [&] { return pipeline.run_vendor(problem.psf, lambda, problem.g.data(), cublas, problem.f.data()); });
     finish(named("dense_cusolver", "dense, cuBLAS + cuSOLVER potrf/potrs"), vendor, problem.f, false);
+    if constexpr (std::is_same_v<T, float>)
+      if (options.tf32)
+        results.push_back(run_tf32_method(problem, pipeline, options, cublas));
     if (options.thesis_formula)
       {
         const DenseTimes thesis = pipeline.run_thesis_formula(problem.psf, lambda, problem.g.data(), cublas,

@@ -35,6 +35,7 @@ namespace step5
     int band_reps = 1;         // timed runs of the band pipeline (seconds at 1024²)
     bool band = true;          // whether the band pipeline runs (it needs n·(b + 3nb) memory)
     bool thesis_formula = false; // also the thesis' formula (on cuSOLVER)
+    bool tf32 = false;         // with the dense ones, in float: the TF32 pipeline (tf32_solver_bytes more)
     bool cg = true;            // conjugate gradients, matrix-free
     bool fft = true;           // the two FFT filters
     bool gauss_seidel = true;  // Gauss–Seidel on the CPU (slow: small images only)
@@ -58,7 +59,8 @@ namespace step5
     double backward_error = 0; // η above (methods that solve the normal equations)
     IterationReport iterations; // CG and Gauss–Seidel
     bool iterative = false;
-    double tolerance = 0;      // the iterative methods' stopping tolerance
+    double tolerance = 0;      // the iterative methods' stopping tolerance, or a direct
+                               // method's own bound on η (TF32); 0: the precision's
     std::string failure;       // empty, or why the method did not produce an image
   };
 
@@ -68,6 +70,9 @@ namespace step5
   // inverse, whose error grows with A's condition number κ ≤ (‖p‖₁² + λ)/λ.
   double direct_tolerance(int n, double unit_roundoff);
   double inverse_tolerance(int n, double unit_roundoff, const Psf &psf, double lambda);
+
+  // The GPU memory the TF32 pipeline needs beside the dense pipeline's, for n pixels.
+  double tf32_solver_bytes(int n);
 
   // The iterative methods' stopping tolerance on the relative residual.
   template <typename T>

@@ -54,6 +54,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace step5
@@ -231,7 +232,7 @@ namespace step5
   const std::vector<std::string> method_names = {
     "dense_course_solve", "dense_course_inverse", "dense_cublas_solve", "dense_cublas_inverse", "dense_cusolver",
     "band_course_solve",  "cg",                   "fft_periodic",       "fft_mirrored",         "gauss_seidel",
-    "cholmod"};
+    "cholmod",            "dense_tf32_refined"};
 
   // The pipelines whose stages are tabulated: name, and the methods of their two
   // routes (empty: the pipeline has no inverse route).
@@ -243,7 +244,8 @@ namespace step5
     {"course", "dense_course_solve", "dense_course_inverse"},
     {"cublas", "dense_cublas_solve", "dense_cublas_inverse"},
     {"cusolver", "dense_cusolver", ""},
-    {"band", "band_course_solve", ""}};
+    {"band", "band_course_solve", ""},
+    {"tf32", "dense_tf32_refined", ""}};
 
   // Every table starts with n (unknowns, the course's size column) and the image's
   // rows and columns.
@@ -370,6 +372,15 @@ namespace step5
       settings.wants("gauss-seidel") && with_cpu_methods && std::max(rows, cols) <= gauss_seidel_limit;
     options.sparse_cholesky = settings.wants("cholmod") && with_cpu_methods && have_cholmod() &&
                               n <= sparse_cholesky_limit * sparse_cholesky_limit;
+    // The TF32 pipeline (float) beside the dense ones, where its solver's copy of A fits too.
+    const double dense_bytes = DensePipeline<T>::device_bytes(rows, cols, true);
+    options.tf32 = std::is_same_v<T, float> && options.dense &&
+                   dense_bytes + tf32_solver_bytes(n) <= 0.9 * double(settings.device.free_memory);
+    if (std::is_same_v<T, float> && options.dense && !options.tf32)
+      std::printf("    TF32 pipeline skipped: it needs %s of GPU memory beside the dense pipelines' %s, %s free\n",
+                  lab::format_bytes(std::size_t(tf32_solver_bytes(n))).c_str(),
+                  lab::format_bytes(std::size_t(dense_bytes)).c_str(),
+                  lab::format_bytes(settings.device.free_memory).c_str());
     if (settings.use_gpu && settings.wants("dense") && !options.dense)
       std::printf("    dense pipelines skipped: they need %s of GPU memory, %s free\n",
                   lab::format_bytes(std::size_t(DensePipeline<T>::device_bytes(rows, cols, true))).c_str(),

@@ -280,13 +280,22 @@ namespace
     bool converged;
   };
 
-  MixedOutcome solve_mixed(const lab::Matrix<float> &a, lab::Cublas &cublas, int panel_width)
+  // With @p nan_above_diagonal, the device copy of A holds NaN above its diagonal
+  // (the solve must read only the lower triangle); @p update_gemm, if given, is the
+  // trailing update's product.
+  MixedOutcome solve_mixed(const lab::Matrix<float> &a, lab::Cublas &cublas, int panel_width,
+                           bool nan_above_diagonal = false, const lab::Gemm<float> &update_gemm = {})
   {
     const int n = a.rows();
     const lab::Matrix<float> b = lab::random_matrix<float>(n, 1, 9 + n);
-    lab::DeviceBuffer<float> a_device(a), b_device(b), x_device(n);
+    lab::Matrix<float> stored = a;
+    if (nan_above_diagonal)
+      for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j)
+          stored(i, j) = std::numeric_limits<float>::quiet_NaN();
+    lab::DeviceBuffer<float> a_device(stored), b_device(b), x_device(n);
     x_device.poison();
-    step2::MixedPrecisionSolve solver(n, a.ld(), panel_width, cublas);
+    step2::MixedPrecisionSolve solver(n, a.ld(), panel_width, cublas, {}, update_gemm);
     const int info = solver.solve(a_device.data(), b_device.data(), x_device.data());
     lab::Matrix<float> x(n, 1), l(n, n, a.ld());
     x_device.download(x);
@@ -309,6 +318,26 @@ TEST_CASE("variant 6 refines the TF32 solution to FP32 accuracy", "[gpu]")
       CHECK(outcome.error <= std::sqrt(double(n)) * std::numeric_limits<float>::epsilon());
       // The factor itself has only TF32's accuracy: the bound 4 n ε with TF32's ε = 2^-10.
       CHECK(outcome.factor_residual <= 4 * n * std::ldexp(1.0, -10));
+    }
+}
+
+TEST_CASE("variant 6 reads only the lower triangle, and factorises with the products it is given", "[gpu]")
+{
+  lab::Cublas cublas;
+  const lab::Gemm<float> fp32 = lab::cublas_gemm(cublas, lab::CublasMath::fp32);
+  for (const int n : {65, 257, 700})
+    {
+      INFO("n = " << n);
+      const lab::Matrix<float> a = lab::random_spd<float>(n, 1e3, 60 + n);
+      const MixedOutcome outcome = solve_mixed(a, cublas, 128, true);
+      CHECK(outcome.info == 0);
+      CHECK(outcome.converged);
+      CHECK(outcome.error <= std::sqrt(double(n)) * std::numeric_limits<float>::epsilon());
+      // With an FP32 update the factor has FP32's accuracy, a bound the TF32 update's
+      // rounding (2^-11 per product input) need not meet.
+      const MixedOutcome fp32_update = solve_mixed(a, cublas, 128, true, fp32);
+      CHECK(fp32_update.converged);
+      CHECK(fp32_update.factor_residual <= 10 * std::sqrt(double(n)) * std::numeric_limits<float>::epsilon());
     }
 }
 

@@ -11,8 +11,11 @@ namespace step2
 {
   namespace
   {
-    // ‖A‖_F² of the n×n matrix, summed in double: each thread adds up a stretch of
-    // entries, each warp its threads' sums, and one atomic per warp adds them to *sum.
+    // ‖A‖_F² of the symmetric n×n matrix from its lower triangle (what lies above the
+    // diagonal is not read: a caller may have computed only the lower half), summed in
+    // double: each entry below the diagonal counts twice. Each thread adds up a
+    // stretch of entries, each warp its threads' sums, and one atomic per warp adds
+    // them to *sum.
     __global__ void add_squares(const float *a, int n, int ld, double *sum)
     {
       double local = 0;
@@ -20,8 +23,11 @@ namespace step2
       for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < count;
            e += static_cast<long>(gridDim.x) * blockDim.x)
         {
-          const double v = a[(e / n) * ld + e % n];
-          local += v * v;
+          const long row = e / n, column = e % n;
+          if (column > row)
+            continue;
+          const double v = a[row * ld + column];
+          local += (column < row ? 2 : 1) * v * v;
         }
       for (int offset = 16; offset > 0; offset /= 2)
         local += __shfl_down_sync(0xffffffffu, local, offset);
@@ -37,7 +43,8 @@ namespace step2
     }
   } // namespace
 
-  MixedPrecisionSolve::MixedPrecisionSolve(int n, int ld, int panel_width, lab::Cublas &cublas)
+  MixedPrecisionSolve::MixedPrecisionSolve(int n, int ld, int panel_width, lab::Cublas &cublas,
+                                           const lab::Gemm<float> &gemm, const lab::Gemm<float> &update_gemm)
     : n_(n), ld_(ld), cublas_(cublas), potrs_(n, ld),
       factor_(static_cast<std::size_t>(n) * ld),
       workspace_(right_looking_workspace<float>(n, panel_width)), residual_(n), norm_(1),
@@ -49,8 +56,8 @@ namespace step2
     args_.info = info_.data();
     args_.workspace = workspace_.data();
     args_.panel_width = panel_width;
-    args_.gemm = lab::cublas_gemm(cublas, lab::CublasMath::fp32);
-    args_.update_gemm = lab::cublas_gemm(cublas, lab::CublasMath::tf32);
+    args_.gemm = gemm ? gemm : lab::cublas_gemm(cublas, lab::CublasMath::fp32);
+    args_.update_gemm = update_gemm ? update_gemm : lab::cublas_gemm(cublas, lab::CublasMath::tf32);
   }
 
   void MixedPrecisionSolve::factorize(const float *a, cudaStream_t s)
@@ -89,10 +96,11 @@ namespace step2
     double previous = std::numeric_limits<double>::infinity();
     for (;;)
       {
-        // 2. r = b - A x. A is symmetric, so cuBLAS, which reads it by columns (as
-        //    A^T), multiplies by the right matrix.
+        // 2. r = b - A x, from A's lower triangle alone (SYMV: a symmetric matrix
+        //    times a vector). cuBLAS reads matrices by columns, so our lower triangle
+        //    (row-major) is the upper one to it.
         LAB_CHECK(cudaMemcpyAsync(residual_.data(), b, sizeof(float) * n_, cudaMemcpyDeviceToDevice, s));
-        LAB_CHECK(cublasSgemv(handle, CUBLAS_OP_N, n_, n_, &minus_one, a, ld_, x, 1, &one,
+        LAB_CHECK(cublasSsymv(handle, CUBLAS_FILL_MODE_UPPER, n_, &minus_one, a, ld_, x, 1, &one,
                               residual_.data(), 1));
         // 3. Done when the residual no longer halves (the rounding in computing it is
         //    then all that is left of it), or is zero.

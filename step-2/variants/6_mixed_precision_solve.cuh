@@ -43,11 +43,15 @@ namespace step2
   public:
     static constexpr int max_rounds = 10;
 
-    // For n×n matrices with leading dimension ld; cuBLAS for the products (FP32 for the
-    // panels and the residual, TF32 for the trailing update) and the norms.
-    MixedPrecisionSolve(int n, int ld, int panel_width, lab::Cublas &cublas);
+    // For n×n matrices with leading dimension ld. The products of the factorisation:
+    // @p gemm for the panels (FP32), @p update_gemm for the trailing update (TF32);
+    // left empty, cuBLAS's in those modes. (Step-5 passes step-4's step4::gemm and
+    // step4::gemm_tf32.) cuBLAS also computes the residuals and the norms.
+    MixedPrecisionSolve(int n, int ld, int panel_width, lab::Cublas &cublas, const lab::Gemm<float> &gemm = {},
+                        const lab::Gemm<float> &update_gemm = {});
 
-    // x = A^{-1} b (device vectors of n entries); A (device) is not changed. Returns
+    // x = A^{-1} b (device vectors of n entries); only A's lower triangle is read, and
+    // A (device) is not changed. Returns
     // LAPACK's info of the factorisation: 0, or the failing column + 1 (x is then not
     // computed). Waits for the GPU between rounds (the host decides whether to go on).
     int solve(const float *a, const float *b, float *x, cudaStream_t stream = nullptr);

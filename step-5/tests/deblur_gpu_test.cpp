@@ -4,8 +4,9 @@
 // cuBLAS's SYRK) against the stencil assembled from the PSF,
 // every solver recovering f exactly from noise-free data with λ = 0 on a
 // well-conditioned blur, the dense, cuSOLVER and CG solutions agreeing with λ > 0 on
-// a blurred phantom, the FFT filter exact for a periodic blur, and the thesis' formula
-// wrong for a motion blur and right for a Gaussian. Float and double. Exits with 77
+// a blurred phantom, the TF32 pipeline within TF32's accuracy, the FFT filter exact
+// for a periodic blur, and the thesis' formula wrong for a motion blur and right for a
+// Gaussian. Float and double. Exits with 77
 // (CTest: skipped) without a GPU.
 #include "band_pipeline.h"
 #include "blur_gpu.h"
@@ -15,9 +16,11 @@
 #include "fft_filter.h"
 #include "gram_matrix.h"
 #include "psf.h"
+#include "restoration.h"
 #include "test_support.h"
 
-#include <gemm_kernels.h> // step-4: step4::gemm
+#include <gemm_kernels.h>                         // step-4: step4::gemm, step4::gemm_tf32
+#include <variants/6_mixed_precision_solve.cuh> // step-2: the mixed-precision solve
 
 #include <lab/cublas_gemm.h>
 #include <lab/device_buffer.h>
@@ -294,6 +297,30 @@ namespace
           const Solutions<T> s = solve_all<T>(psf, g, lambda, cg_tolerance<T>());
           CHECK(relative_difference(s.band, s.vendor) <= tolerance);
         }
+  }
+
+  // The TF32 pipeline: A and b by step-4's TF32 product, step-2's mixed-precision
+  // solve with step-4's products (panels of 128 on a 576 × 576 A: five of them). Its
+  // refinement must converge, and f must solve the exact equations to within TF32's
+  // bound (restoration.cu: 10 u, u = 2⁻¹¹), poisoned output and all.
+  TEST_CASE("the TF32 pipeline solves the equations to TF32's accuracy")
+  {
+    const int size = 24, n = size * size;
+    const Psf psf = step5::gaussian_psf(1.5, 7);
+    const lab::Matrix<double> g = lab::add_gaussian_noise(step5::blur(psf, lab::shepp_logan(size)), 0.01, 3);
+    const double lambda = 1e-2;
+    const step5::DevicePsf<float> device_psf(psf);
+    lab::DeviceBuffer<float> device_g(lab::convert<float>(g)), f(g.size());
+    f.poison();
+    lab::Cublas cublas;
+    step5::DensePipeline<float> pipeline(size, size, false);
+    step2::MixedPrecisionSolve solver(n, n, 128, cublas, step4::gemm, step4::gemm_tf32);
+    const step5::DenseTimes times = pipeline.run_with_solver(
+      device_psf, float(lambda), device_g.data(), step4::gemm_tf32,
+      [&](const float *a, const float *b, float *x) { return solver.solve(a, b, x); }, f.data());
+    REQUIRE(times.failed_column == -1);
+    CHECK(solver.converged());
+    CHECK(step5::backward_error(psf, g, lambda, download_image(f, size, size)) <= 10 * std::ldexp(1.0, -11));
   }
 
   TEST_CASE("the band pipeline solves the dense pipeline's equations")

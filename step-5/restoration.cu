@@ -176,16 +176,20 @@ namespace step5
   // inputs to 11 significant bits (unit roundoff u = 2⁻¹¹), so its entries are off by
   // up to 2u relative to |H|ᵀ|H|, whose norm the bound ‖p‖₁² + λ of η (restoration.h)
   // covers, and b likewise: η ≲ 4u against the exact equations. The check allows
-  // 10u. The solver keeps its own copy of A to factorise, n² more numbers
-  // (tf32_solver_bytes).
+  // 10u. The solver keeps its own copy of A to factorise, and the TF32 products want
+  // scratch: 2n² more numbers in all (tf32_pipeline_bytes).
   constexpr double tf32_tolerance = 10 * 0x1p-11;
 
-  double tf32_solver_bytes(int n)
+  double tf32_pipeline_bytes(int n)
   {
     // The solver's copy of A, its factorisation's workspace (a panel and two blocks of
-    // panel_width²) and three vectors.
+    // panel_width²) and three vectors; and kernel 16's scratch (step-4): it makes the
+    // operands of a product k-major first, which for the largest product of
+    // gram_matrix's recursion (n/2 × n/2, inner dimension n: both operands) and for
+    // b = Hᵀg (H transposed) is n² numbers and a few.
     const double panel_width = step2::default_panel_width<float>();
-    return (double(n) * (n + panel_width + 3) + 2 * panel_width * panel_width) * sizeof(float);
+    const double solver = double(n) * (n + panel_width + 3) + 2 * panel_width * panel_width;
+    return (solver + double(n) * (n + 4)) * sizeof(float);
   }
 
   MethodResult run_tf32_method(DeviceProblem<float> &problem, DensePipeline<float> &pipeline,

@@ -133,7 +133,10 @@ namespace step4
     }
 
     // d += A·B for a 64×8 slice of A and an 8×256 slice of B, both TF32, k-major, in
-    // shared memory; d is the warpgroup's 64×256 block of sums, 128 per thread.
+    // shared memory, given by their descriptors; d is the warpgroup's 64×256 block of
+    // sums, 128 per thread. The operands after the descriptors: a predicate that says
+    // "add to d" (false would mean d = A·B; the sums start at zero instead, so it is
+    // always true here), and the scales of A and B (1: not negated).
     __device__ __forceinline__ void wgmma_64x256x8(float (&d)[128], std::uint64_t a,
                                                    std::uint64_t b)
     {

@@ -11,9 +11,9 @@
 // For every size of the sweep the program
 //  - multiplies two random n×n matrices with cuBLAS and with each kernel, and prints
 //    time, GFLOP/s, percent of cuBLAS and the check, one line per kernel;
-//  - does the same for the tensor-core kernel against cuBLAS in TF32 mode, and for the
-//    double-precision kernels (the ordinary FP64 units and the FP64 tensor cores)
-//    against cuBLAS DGEMM;
+//  - does the same for the TF32 tensor-core kernels against cuBLAS in TF32 mode, and
+//    for the double-precision kernels (the ordinary FP64 units and the FP64 tensor
+//    cores) against cuBLAS DGEMM;
 //  - times the CPU references of the 2021 course at the sizes where they finish in
 //    seconds;
 // then a few rectangular and transposed shapes, the kind later steps need; and writes
@@ -207,7 +207,7 @@ namespace step4
                 "cuBLAS", "error", "check");
   }
 
-  // @sect3{The FP32 kernels and the tensor-core kernel at one size}
+  // @sect3{The FP32 kernels and the TF32 tensor-core kernels at one size}
   //
   // The row of each table for size n. The FP32 kernels are compared with cuBLAS in
   // pure FP32 and checked with the FP32 tolerance; the TF32 kernels with cuBLAS allowed

@@ -15,7 +15,7 @@ namespace step3
 
   std::size_t substitution_workspace(int n, int nrhs)
   {
-    return static_cast<std::size_t>(block) * n + static_cast<std::size_t>(block) * nrhs;
+    return static_cast<std::size_t>(block) * n + static_cast<std::size_t>(n) * nrhs;
   }
 
   template <typename T>
@@ -25,7 +25,7 @@ namespace step3
     const long reach = bandwidth < 0 ? n : bandwidth; // how far below the diagonal L has nonzeros
     const auto at = [](auto *m, int ldm, int r, int c) { return m + static_cast<long>(r) * ldm + c; };
     T *inverses = workspace;                           // tile k at rows k·64 ... (n × 64)
-    T *copy = workspace + static_cast<long>(block) * n; // one block row of B (64 × nrhs)
+    T *x = workspace + static_cast<long>(block) * n;    // the solution (n × nrhs)
     check_diagonal(l, n, ld, info, stream);
     step2::launch_invert_diagonal_tiles(l, n, ld, inverses, block, step2::TileLayout::stacked, info, stream);
     const bool forward = op == lab::Op::none;
@@ -34,23 +34,25 @@ namespace step3
       {
         const int k = forward ? step : blocks - 1 - step;
         const int row = k * block, rows = std::min(block, n - row);
-        // B_k = op(L_kk^{-1}) B_k, through a copy of B_k (a product cannot write its input).
-        LAB_CHECK(cudaMemcpy2DAsync(copy, nrhs * sizeof(T), at(b, ldb, row, 0), ldb * sizeof(T),
-                                    nrhs * sizeof(T), rows, cudaMemcpyDeviceToDevice, stream));
+        // X_k = op(L_kk^{-1}) B_k. (The solution goes into its own array: a product
+        // cannot write its input, and B_k in place would need a copy of it first, one
+        // more launch per block, which for one right-hand side costs as much as the
+        // products themselves.)
         lab::GemmArgs<T> g;
         g.shape = {rows, nrhs, rows, op};
         g.a = at(inverses, block, row, 0);
         g.lda = block;
-        g.b = copy;
-        g.ldb = nrhs;
-        g.c = at(b, ldb, row, 0);
-        g.ldc = ldb;
-        gemm(g, stream);
-        // The block rows not yet solved: below k (forward) or above k (backward).
-        g.alpha = -1;
-        g.beta = 1;
         g.b = at(b, ldb, row, 0);
         g.ldb = ldb;
+        g.c = at(x, nrhs, row, 0);
+        g.ldc = nrhs;
+        gemm(g, stream);
+        // The block rows not yet solved, B_i -= op(L)_ik X_k: below k (forward) or
+        // above k (backward).
+        g.alpha = -1;
+        g.beta = 1;
+        g.b = at(x, nrhs, row, 0);
+        g.ldb = nrhs;
         // (Of a band, only the rows below that L_ik reaches, or the columns left of
         // the block that L_ki reaches.)
         const int end = static_cast<int>(std::min<long>(n, row + rows + reach));
@@ -70,8 +72,11 @@ namespace step3
         else
           continue;
         g.lda = ld;
+        g.ldc = ldb;
         gemm(g, stream);
       }
+    LAB_CHECK(cudaMemcpy2DAsync(b, ldb * sizeof(T), x, nrhs * sizeof(T), nrhs * sizeof(T), n,
+                                cudaMemcpyDeviceToDevice, stream));
     erase_if_singular(b, n, ldb, info, stream, nrhs);
   }
 

@@ -10,11 +10,13 @@
 //
 // On the GPU the substitution is blocked like variant 3, with the same tile inverses:
 // for each block row k of 64 rows, from the top,
-//   B_k = L_kk^{-1} B_k  (a small product with the tile inverse),
-//   B_i -= L_ik B_k for all i > k  (one product for all the block rows below).
+//   X_k = L_kk^{-1} B_k  (a small product with the tile inverse),
+//   B_i -= L_ik X_k for all i > k  (one product for all the block rows below).
 // For op = transpose, from the bottom, with L_kk^{-T} and L_ki^T. B holds nrhs
-// right-hand sides as columns (n × nrhs, row-major) and is overwritten by the
-// solutions. The diagonal test and the all-zero result on a singular L are as for
+// right-hand sides as columns (n × nrhs, row-major); X, in the workspace, is copied
+// over it at the end. Two products per block, each waiting for the one before: for
+// one right-hand side the substitution is a chain of small launches, and its time is
+// their latency (step-4's kernel 15 runs such small products on small tiles). The diagonal test and the all-zero result on a singular L are as for
 // the inverses (info = j + 1 for the first zero L(j, j)).
 //
 // A band factor, zero more than b rows below its diagonal (step-5's band path), gives
@@ -32,8 +34,8 @@ namespace step3
   // The rows of a block: those of the tile inverses (step-2's inverse_tile).
   inline constexpr int substitution_block = 64;
 
-  // Workspace of solve_lower: the stacked tile inverses (n × 64) and one block row of
-  // B (64 × nrhs).
+  // Workspace of solve_lower: the stacked tile inverses (n × 64) and the solution
+  // (n × nrhs).
   std::size_t substitution_workspace(int n, int nrhs);
 
   // B = op(L)^{-1} B, for the n×n lower triangle L; @p bandwidth b ≥ 0 says that L(i, j)

@@ -18,7 +18,7 @@ with_data(file, first, last) = (first < 1 || last < first) ? "" : \
 no_ms(s) = (s[strlen(s) - 2:] eq "_ms" ? s[1:strlen(s) - 3] : s)   # "lo_update_ms" -> "lo_update"
 
 # The variants' colours and markers, by variant number, the same in every plot.
-colours = "#d62728 #ff7f0e #2ca02c #1f77b4 #9467bd #8c564b #e377c2 #17becf"
-colour(v) = word(colours, 1 + (v - 1) % 8)
+colours = "#d62728 #ff7f0e #2ca02c #1f77b4 #9467bd #8c564b #e377c2 #17becf #bcbd22 #7f7f7f #393b79 #637939"
+colour(v) = word(colours, 1 + (v - 1) % words(colours))
 marker(v) = 4 + 2 * ((v - 1) % 6)    # open square, circle, triangle, ...
 precision(f) = (f == 1 ? "float" : "double")

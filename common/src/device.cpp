@@ -1,5 +1,7 @@
 #include <lab/device.h>
 
+#include <lab/cuda_check.h>
+
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -60,5 +62,13 @@ namespace lab
     std::printf("GPU: %s%s\n", describe(device).c_str(),
                 device.present ? "" : ": the GPU part is skipped");
     return device;
+  }
+
+  int current_device_attribute(cudaDeviceAttr attribute)
+  {
+    int device = 0, value = 0;
+    LAB_CHECK(cudaGetDevice(&device));
+    LAB_CHECK(cudaDeviceGetAttribute(&value, attribute, device));
+    return value;
   }
 } // namespace lab

@@ -4,6 +4,8 @@
 #include "kernels/launch.cuh"
 #include "kernels/tile_copy.cuh"
 
+#include <lab/device.h>
+
 #include <stdexcept>
 
 namespace step4
@@ -379,9 +381,7 @@ namespace step4
     Fp64Path fp64_path()
     {
       static const Fp64Path path = [] {
-        int device = 0, major = 0;
-        LAB_CHECK(cudaGetDevice(&device));
-        LAB_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+        const int major = lab::current_device_attribute(cudaDevAttrComputeCapabilityMajor);
         if (major >= 9 && compiled_with_dmma<Fp64TilesHopper>())
           return Fp64Path::hopper;
         if (major >= 8 && compiled_with_dmma<Fp64TilesAmpere>())

@@ -3,6 +3,8 @@
 
 #include "kernels/9_warp_tiling.cuh"
 
+#include <lab/device.h>
+
 #include <type_traits>
 
 namespace step4
@@ -370,25 +372,12 @@ namespace step4
   // went from 165 to 97 ms with it.
   using SmallProductConfig = PipelineConfig<64, 64, 32, 32, 32, 3>;
 
-  namespace
-  {
-    // The SMs of the GPU in use, asked once.
-    int multiprocessors()
-    {
-      static const int count = [] {
-        int device = 0, sms = 0;
-        LAB_CHECK(cudaGetDevice(&device));
-        LAB_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        return sms;
-      }();
-      return count;
-    }
-  } // namespace
-
   bool is_small_product(const GemmShape &shape)
   {
+    // The SMs of the GPU in use, asked once.
+    static const int multiprocessors = lab::current_device_attribute(cudaDevAttrMultiProcessorCount);
     const long tiles = long(ceil_div(shape.m, AsyncPipelineConfig::bm)) * ceil_div(shape.n, AsyncPipelineConfig::bn);
-    return tiles < multiprocessors();
+    return tiles < multiprocessors;
   }
 
   void launch_15_async_pipeline(const GemmArgs<float> &g, cudaStream_t stream)

@@ -7,6 +7,8 @@
 /// GPU, a driver too old for this toolkit) means "no device", and the GPU parts are
 /// skipped with one line saying why.
 
+#include <cuda_runtime_api.h>
+
 #include <cstddef>
 #include <string>
 
@@ -44,4 +46,9 @@ namespace lab
   /// query_device(). Prints the program header's "GPU: ..." line, which says why the
   /// GPU part is skipped when there is no device to use.
   DeviceInfo select_device(bool cpu_only);
+
+  /// One property of the GPU in use (the current device), such as
+  /// cudaDevAttrMultiProcessorCount; a CUDA error throws. For code that adapts to the
+  /// GPU, e.g. a launcher choosing its tiles by the number of SMs.
+  int current_device_attribute(cudaDeviceAttr attribute);
 } // namespace lab

@@ -8,6 +8,7 @@
 #include "sparse_cholesky.h"
 
 #include <gemm_kernels.h> // step-4: step4::gemm, the course's product
+#include <kernels/16_wgmma_tf32.cuh>            // step-4: kernel 16's scratch
 #include <variants/6_mixed_precision_solve.cuh> // step-2: the mixed-precision solve
 
 #include <lab/device_buffer.h>
@@ -177,7 +178,9 @@ namespace step5
   // up to 2u relative to |H|ᵀ|H|, whose norm the bound ‖p‖₁² + λ of η (restoration.h)
   // covers, and b likewise: η ≲ 4u against the exact equations. The check allows
   // 10u. The solver keeps its own copy of A to factorise, and the TF32 products want
-  // scratch: 2n² more numbers in all (tf32_pipeline_bytes).
+  // scratch: 2n² more numbers (tf32_pipeline_bytes) beside H and A, so the method
+  // runs on a pipeline of its own, after the others have freed theirs, and gives the
+  // scratch back when it is done.
   constexpr double tf32_tolerance = 10 * 0x1p-11;
 
   double tf32_pipeline_bytes(int n)
@@ -245,9 +248,6 @@ namespace step5
     const DenseTimes vendor = median_times(
       options.dense_reps, [&] { return pipeline.run_vendor(problem.psf, lambda, problem.g.data(), cublas, problem.f.data()); });
     finish(named("dense_cusolver", "dense, cuBLAS + cuSOLVER potrf/potrs"), vendor, problem.f, false);
-    if constexpr (std::is_same_v<T, float>)
-      if (options.tf32)
-        results.push_back(run_tf32_method(problem, pipeline, options, cublas));
     if (options.thesis_formula)
       {
         const DenseTimes thesis = pipeline.run_thesis_formula(problem.psf, lambda, problem.g.data(), cublas,
@@ -320,6 +320,15 @@ namespace step5
         DeviceProblem<T> problem(psf, degraded);
         if (options.dense)
           run_dense_methods(problem, options, *cublas, results);
+        if constexpr (std::is_same_v<T, float>)
+          if (options.tf32)
+            {
+              // On a pipeline of its own, without the inverse route's X: the dense
+              // pipelines' matrices are freed by now, and its own fit beside it.
+              DensePipeline<float> pipeline(problem.rows, problem.cols, false);
+              results.push_back(run_tf32_method(problem, pipeline, options, *cublas));
+              step4::release_wgmma_scratch();
+            }
         if (options.band)
           results.push_back(run_band_method(problem, psf, options));
         if (options.cg)

@@ -35,7 +35,7 @@ namespace step5
     int band_reps = 1;         // timed runs of the band pipeline (seconds at 1024²)
     bool band = true;          // whether the band pipeline runs (it needs n·(b + 3nb) memory)
     bool thesis_formula = false; // also the thesis' formula (on cuSOLVER)
-    bool tf32 = false;         // with the dense ones, in float: the TF32 pipeline (tf32_pipeline_bytes more)
+    bool tf32 = false;         // in float: the TF32 pipeline (on its own H and A, tf32_pipeline_bytes more)
     bool cg = true;            // conjugate gradients, matrix-free
     bool fft = true;           // the two FFT filters
     bool gauss_seidel = true;  // Gauss–Seidel on the CPU (slow: small images only)
@@ -71,7 +71,8 @@ namespace step5
   double direct_tolerance(int n, double unit_roundoff);
   double inverse_tolerance(int n, double unit_roundoff, const Psf &psf, double lambda);
 
-  // The GPU memory the TF32 pipeline needs beside the dense pipeline's, for n pixels.
+  // The GPU memory the TF32 pipeline needs beside H and A (a dense pipeline without the
+  // inverse route), for n pixels.
   double tf32_pipeline_bytes(int n);
 
   // The iterative methods' stopping tolerance on the relative residual.

@@ -372,15 +372,14 @@ namespace step5
       settings.wants("gauss-seidel") && with_cpu_methods && std::max(rows, cols) <= gauss_seidel_limit;
     options.sparse_cholesky = settings.wants("cholmod") && with_cpu_methods && have_cholmod() &&
                               n <= sparse_cholesky_limit * sparse_cholesky_limit;
-    // The TF32 pipeline (float) beside the dense ones, where its solver's copy of A and
-    // its products' scratch fit too.
-    const double dense_bytes = DensePipeline<T>::device_bytes(rows, cols, true);
-    options.tf32 = std::is_same_v<T, float> && options.dense &&
-                   dense_bytes + tf32_pipeline_bytes(n) <= 0.9 * double(settings.device.free_memory);
-    if (std::is_same_v<T, float> && options.dense && !options.tf32)
-      std::printf("    TF32 pipeline skipped: it needs %s of GPU memory beside the dense pipelines' %s, %s free\n",
-                  lab::format_bytes(std::size_t(tf32_pipeline_bytes(n))).c_str(),
-                  lab::format_bytes(std::size_t(dense_bytes)).c_str(),
+    // The TF32 pipeline (float) with the dense ones, where H and A, its solver's copy of
+    // A and its products' scratch fit (it runs after the others, on its own matrices).
+    const double tf32_bytes = DensePipeline<T>::device_bytes(rows, cols, false) + tf32_pipeline_bytes(n);
+    options.tf32 = std::is_same_v<T, float> && settings.wants("dense") && settings.use_gpu &&
+                   tf32_bytes <= 0.9 * double(settings.device.free_memory);
+    if (std::is_same_v<T, float> && settings.wants("dense") && settings.use_gpu && !options.tf32)
+      std::printf("    TF32 pipeline skipped: it needs %s of GPU memory, %s free\n",
+                  lab::format_bytes(std::size_t(tf32_bytes)).c_str(),
                   lab::format_bytes(settings.device.free_memory).c_str());
     if (settings.use_gpu && settings.wants("dense") && !options.dense)
       std::printf("    dense pipelines skipped: they need %s of GPU memory, %s free\n",

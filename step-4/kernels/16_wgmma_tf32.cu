@@ -345,6 +345,14 @@ namespace step4
     return pool;
   }
 
+  void release_wgmma_scratch()
+  {
+    if (!wgmma_available())
+      return; // nothing was ever allocated
+    LAB_CHECK(cudaDeviceSynchronize()); // the last product's scratch is free only once it has run
+    LAB_CHECK(cudaMemPoolTrimTo(scratch_pool(), 0));
+  }
+
   // @sect3{Tensor maps}
   //
   // cuTensorMapEncodeTiled is a function of the driver API (libcuda), which the

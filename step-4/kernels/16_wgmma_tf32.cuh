@@ -139,6 +139,13 @@ namespace step4
   // holds its sm_90a code. Asked once, the answer is kept.
   bool wgmma_available();
 
+  // Gives the memory kept for the transposing passes' scratch back to the GPU. The
+  // pool keeps it between products (a repeated product then allocates nothing), up to
+  // the operands' size of the largest product so far: step-5 calls this after its
+  // TF32 pipeline, whose HᵀH needs 16 GiB of scratch at 256², so that the sizes after
+  // it see the GPU's memory free.
+  void release_wgmma_scratch();
+
   // Kernel 16, any shape and both transposes. Throws std::runtime_error where
   // wgmma_available() is false.
   void launch_16_wgmma_tf32(const GemmArgs<float> &g, cudaStream_t stream);

@@ -372,9 +372,11 @@ namespace step5
       settings.wants("gauss-seidel") && with_cpu_methods && std::max(rows, cols) <= gauss_seidel_limit;
     options.sparse_cholesky = settings.wants("cholmod") && with_cpu_methods && have_cholmod() &&
                               n <= sparse_cholesky_limit * sparse_cholesky_limit;
-    // The TF32 pipeline (float) with the dense ones, where H and A, its solver's copy of
-    // A and its products' scratch fit (it runs after the others, on its own matrices).
-    const double tf32_bytes = DensePipeline<T>::device_bytes(rows, cols, false) + tf32_pipeline_bytes(n);
+    // The TF32 pipeline (float) with the dense ones. It runs after them, on its own H
+    // and A, but asks for as much as the dense pipelines' three matrices and its own
+    // solver's copy of A and its products' scratch: at 256² on an 80 GB GPU, where
+    // H, A and those alone (64 GiB) should have fitted, it ran out of memory.
+    const double tf32_bytes = DensePipeline<T>::device_bytes(rows, cols, true) + tf32_pipeline_bytes(n);
     options.tf32 = std::is_same_v<T, float> && settings.wants("dense") && settings.use_gpu &&
                    tf32_bytes <= 0.9 * double(settings.device.free_memory);
     if (std::is_same_v<T, float> && settings.wants("dense") && settings.use_gpu && !options.tf32)

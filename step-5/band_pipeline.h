@@ -25,12 +25,16 @@
 // for variant 5), outside the timed stages like a cuFFT plan, and every run launches
 // the two graphs: the same kernels on the same data, without the host in between. It
 // gains less than one might hope (measured on an H100 at 256²: the solves from 69 to
-// 62 ms, the factorisation from 104 to 102): the GPU itself takes about 10 µs per
-// substitution block, three dependent small kernels, and the chain of a panel's
-// diagonal block is the factorisation's limit. Those, not the host, are what a faster
-// band solver would have to change. For a 256 × 256 image and a 9 × 9 PSF, b = 2056: the
+// 62 ms, the factorisation from 104 to 102): the GPU itself took about 30 µs per
+// substitution block of three dependent small kernels, and the chain of a panel's
+// diagonal block and its small products limits the factorisation. Those, not the
+// host, were what had to change: step-4's kernel 15 now runs products too small for
+// its 128 × 128 tiles on 64 × 64 ones (2 to 3 times faster each), and step-3's
+// substitution makes two launches per block instead of three; together with panels
+// refitted to them (band_pipeline.cu), 256² went from 168 to 97 ms (solves 26 ms,
+// 13 µs per block). For a 256 × 256 image and a 9 × 9 PSF, b = 2056: the
 // factorisation does n·b² ≈ 2.8·10¹¹ flops where the dense one did n³/3 ≈ 9.4·10¹³,
-// and the storage is 0.9 GB (float) instead of 16 GiB for A alone. The band is still
+// and the storage is 0.7 GB (float) instead of 16 GiB for A alone. The band is still
 // wide (the stacking puts vertical neighbours C pixels apart) and mostly zeros inside:
 // of each row's 2b + 1 entries at most (2p.rows − 1)(2p.cols − 1) are not zero. A
 // sparse direct solver with a fill-reducing ordering exploits that too; this pipeline

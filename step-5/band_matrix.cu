@@ -34,9 +34,8 @@ namespace step5
     int bandwidth_of(int psf_rows, int psf_cols, int cols) { return (psf_rows - 1) * cols + psf_cols - 1; }
   } // namespace
 
-  int normal_matrix_bandwidth(const Psf &psf, int rows, int cols)
+  int normal_matrix_bandwidth(const Psf &psf, int cols)
   {
-    (void)rows; // the band does not depend on the number of image rows
     return bandwidth_of(psf.rows(), psf.cols(), cols);
   }
 

@@ -114,9 +114,9 @@ namespace step5
     LAB_HOST_DEVICE long index(int i, int j) const { return reach + static_cast<long>(i) * ld() + j; }
   };
 
-  // b for the normal matrix of @p psf on images of rows × cols pixels:
-  // (p.rows − 1)·cols + p.cols − 1.
-  int normal_matrix_bandwidth(const Psf &psf, int rows, int cols);
+  // b for the normal matrix of @p psf on images @p cols pixels wide (any number of
+  // rows): (p.rows − 1)·cols + p.cols − 1.
+  int normal_matrix_bandwidth(const Psf &psf, int cols);
 
   // Writes A = HᵀH + λI for images of rows × cols pixels into @p storage (device
   // memory of layout.elements() entries), on @p stream: all of it zero, then every

@@ -7,36 +7,45 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace step5
 {
-  // The panel width trades the panels' serial work against their number and against
-  // the products' width. Each panel step factorises an nb × nb diagonal block (one
-  // thread block, work growing like nb² in a chain) and inverts it (small products),
-  // which the look-ahead hides only behind a long enough update; narrow panels make
-  // many steps and narrow products, wide ones long chains. The best width grows with
-  // the band. Measured on an H100, the whole pipeline with a Gaussian 9 × 9 PSF:
-  //   float  256²  (b = 2056):  panels of 128: 95.6 ms, 256: 102 ms
-  //   float  512²  (b = 4104):  128: 743 ms, 256: 512 ms, 384: 561 ms
-  //   float 1024²  (b = 8200):  256: 4.80 s, 384: 3.89 s, 512: 3.47 s
-  //   double 256²  (b = 2056):  128: 162 ms, 256: 179 ms
-  // The best width is about b/16 in float, and narrower in double, where the diagonal
-  // blocks are slower (as in step-2): b/32. Rounded to a multiple of 128, from 128 to
-  // 512 (the largest diagonal block step-2 factorises in one launch).
-  template <typename T>
-  int band_panel_width(int bandwidth)
-  {
-    const int per_panel = sizeof(T) == 4 ? 16 : 32;
-    const int multiples = static_cast<int>(std::lround(double(bandwidth) / per_panel / 128));
-    return 128 * std::clamp(multiples, 1, 4);
-  }
-
   namespace
   {
+    // The panel width trades the panels' serial work against their number and against
+    // the products' width. Each panel step factorises an nb × nb diagonal block (one
+    // thread block, work growing like nb² in a chain) and inverts it (small products),
+    // which the look-ahead hides only behind a long enough update; narrow panels make
+    // many steps and narrow products, wide ones long chains. The best width grows with
+    // the band. Measured on an H100, the whole pipeline with a Gaussian 9 × 9 PSF:
+    //   float  256²  (b = 2056):  panels of 128: 95.6 ms, 256: 102 ms
+    //   float  512²  (b = 4104):  128: 743 ms, 256: 512 ms, 384: 561 ms
+    //   float 1024²  (b = 8200):  256: 4.80 s, 384: 3.89 s, 512: 3.47 s
+    //   double 256²  (b = 2056):  128: 162 ms, 256: 179 ms
+    // The best width is about b/16 in float, and narrower in double, where the diagonal
+    // blocks are slower (as in step-2): b/32. Rounded to a multiple of 128, from 128 to
+    // 512 (the largest diagonal block step-2 factorises in one launch).
+    template <typename T>
+    int band_panel_width(int bandwidth)
+    {
+      const int per_panel = sizeof(T) == 4 ? 16 : 32;
+      const int multiples = static_cast<int>(std::lround(double(bandwidth) / per_panel / 128));
+      return 128 * std::clamp(multiples, 1, 4);
+    }
+
+    // The layout for the pipeline. The storage holds nb − 1 rows below the band
+    // (band_matrix.h), and step-3's substitution reads whole blocks of 64 rows, down
+    // to 63 below the band: panels narrower than a block are refused.
     template <typename T>
     BandLayout layout_for(const Psf &psf, int rows, int cols, int panel_width)
     {
-      const int bandwidth = normal_matrix_bandwidth(psf, rows, cols);
+      if (panel_width != 0 && panel_width < step3::substitution_block)
+        throw std::invalid_argument("step5::BandPipeline: panels of " + std::to_string(panel_width) +
+                                    " columns, fewer than a substitution block's " +
+                                    std::to_string(step3::substitution_block));
+      const int bandwidth = normal_matrix_bandwidth(psf, cols);
       return BandLayout::make(rows * cols, bandwidth, panel_width > 0 ? panel_width : band_panel_width<T>(bandwidth));
     }
   } // namespace
@@ -63,33 +72,29 @@ namespace step5
       args.stream = stream;
       best_cholesky<T>().factorize(args);
     });
+    // The solves, L⁻ᵀ (L⁻¹ b), in place in b.
+    solves_.capture([&](cudaStream_t stream) {
+      for (const lab::Op op : {lab::Op::none, lab::Op::transpose})
+        step3::solve_lower(args.a, args.n, args.ld, op, b_.data(), one_column, one_column, solve_workspace_.data(),
+                           info_.data(), gemm_, stream, layout_.bandwidth);
+    });
   }
 
   template <typename T>
   double BandPipeline<T>::device_bytes(const Psf &psf, int rows, int cols, int panel_width)
   {
     const BandLayout layout = layout_for<T>(psf, rows, cols, panel_width);
-    const double n = layout.n, panel = layout.panel;
-    // The band, b, and the workspaces: the factorisation's (a panel's copy and two
-    // nb × nb blocks) and the solves' (n × 64), generously.
-    return (double(layout.elements()) + 2 * n * panel + 2 * panel * panel + 70 * n) * sizeof(T);
+    // The band, b, and the workspaces of the factorisation and of the solves.
+    const double elements = double(layout.elements()) + layout.n +
+                            double(best_cholesky<T>().workspace_elements(layout.n, layout.panel)) +
+                            double(step3::substitution_workspace(layout.n, one_column));
+    return elements * sizeof(T);
   }
 
   template <typename T>
   DenseTimes BandPipeline<T>::run(const DevicePsf<T> &psf, T lambda, const T *g, T *f)
   {
     DenseTimes times;
-    const int n = layout_.n;
-    if (f != solves_write_)
-      { // f = L⁻ᵀ (L⁻¹ b), in place in f.
-        solves_.capture([&](cudaStream_t stream) {
-          LAB_CHECK(cudaMemcpyAsync(f, b_.data(), n * sizeof(T), cudaMemcpyDeviceToDevice, stream));
-          for (const lab::Op op : {lab::Op::none, lab::Op::transpose})
-            step3::solve_lower(band_.data() + layout_.index(0, 0), n, layout_.ld(), op, f, one_column, one_column,
-                               solve_workspace_.data(), info_.data(), gemm_, stream, layout_.bandwidth);
-        });
-        solves_write_ = f;
-      }
     timed(times.normal, [&] {
       assemble_normal_band(psf, rows_, cols_, lambda, layout_, band_.data(), nullptr);
       blur_transpose_on_device(psf, rows_, cols_, g, b_.data(), nullptr);
@@ -100,13 +105,14 @@ namespace step5
     times.failed_column = info - 1;
     if (times.failed_column >= 0)
       return times;
-    timed(times.solve, [&] { solves_.launch(); });
+    timed(times.solve, [&] {
+      solves_.launch();
+      LAB_CHECK(cudaMemcpyAsync(f, b_.data(), layout_.n * sizeof(T), cudaMemcpyDeviceToDevice, nullptr));
+    });
     LAB_CHECK(cudaDeviceSynchronize());
     return times;
   }
 
-  template int band_panel_width<float>(int);
-  template int band_panel_width<double>(int);
   template class BandPipeline<float>;
   template class BandPipeline<double>;
 } // namespace step5

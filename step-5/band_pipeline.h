@@ -52,24 +52,19 @@
 
 namespace step5
 {
-  // The panel width of the band factorisation when none is asked for, for a band
-  // of half-width @p bandwidth (measured: see band_pipeline.cu).
-  template <typename T>
-  int band_panel_width(int bandwidth);
-
   template <typename T>
   class BandPipeline
   {
   public:
     // Allocates the band storage and the workspaces for rows × cols images restored
     // with @p psf (its size sets the bandwidth), the products @p gemm and panels
-    // @p panel_width wide (0: band_panel_width), and records the factorisation.
+    // @p panel_width wide (0: the width measured best for the band, band_pipeline.cu;
+    // else at least 64, a substitution block), and records the factorisation and the
+    // solves.
     BandPipeline(const Psf &psf, int rows, int cols, const lab::Gemm<T> &gemm, int panel_width = 0);
 
     // The GPU memory the constructor takes.
     static double device_bytes(const Psf &psf, int rows, int cols, int panel_width = 0);
-
-    const BandLayout &layout() const { return layout_; }
 
     // f from g (images on the device). The times: normal (A assembled from the PSF,
     // and b = Hᵀg), factor, solve; build stays 0 (there is no H).
@@ -82,6 +77,5 @@ namespace step5
     lab::DeviceBuffer<T> band_, b_, cholesky_workspace_, solve_workspace_;
     lab::DeviceBuffer<int> info_;
     lab::CudaGraph factorisation_, solves_;
-    const T *solves_write_ = nullptr; // the f the solves were recorded for
   };
 } // namespace step5

@@ -7,7 +7,6 @@
 #include <triangular_inverse.h> // step-3: X = L⁻¹
 
 #include <lab/cuda_check.h>
-#include <lab/timer.h>
 
 #include <stdexcept>
 

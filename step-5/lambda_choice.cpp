@@ -181,11 +181,7 @@ namespace step5
   // @sect3{The range, and the mirrored image}
   LambdaRange lambda_range(const Psf &psf, double unit_roundoff)
   {
-    double taps_sum = 0;
-    for (int u = 0; u < psf.rows(); ++u)
-      for (int v = 0; v < psf.cols(); ++v)
-        taps_sum += std::abs(psf.taps(u, v));
-    const double h_norm2 = taps_sum * taps_sum; // the bound on ‖H‖²
+    const double h_norm2 = absolute_sum(psf) * absolute_sum(psf); // the bound on ‖H‖²
     return {std::sqrt(unit_roundoff) * h_norm2, 100 * h_norm2};
   }
 

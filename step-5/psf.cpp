@@ -314,6 +314,15 @@ namespace step5
   // Refused before any work: a PSF wider or taller than the image (most of its
   // weights would fall outside every time), and one whose weights sum to zero,
   // judged against the size of the weights so that rounding does not hide it.
+  double absolute_sum(const Psf &psf)
+  {
+    double sum = 0;
+    for (int u = 0; u < psf.rows(); ++u)
+      for (int v = 0; v < psf.cols(); ++v)
+        sum += std::abs(psf.taps(u, v));
+    return sum;
+  }
+
   void check_psf(const Psf &psf, int image_rows, int image_cols)
   {
     const std::string name = "the PSF '" + psf.name + "'";
@@ -322,12 +331,8 @@ namespace step5
     if (psf.rows() > image_rows || psf.cols() > image_cols)
       throw lab::bad_input(name + " (" + size_text(psf.rows(), psf.cols()) + ") is larger than the " +
                            size_text(image_rows, image_cols) + " image");
-    double absolute_sum = 0;
-    for (int u = 0; u < psf.rows(); ++u)
-      for (int v = 0; v < psf.cols(); ++v)
-        absolute_sum += std::abs(psf.taps(u, v));
     const double sum = sum_of(psf.taps);
-    if (std::abs(sum) <= 1e-12 * absolute_sum)
+    if (std::abs(sum) <= 1e-12 * absolute_sum(psf))
       throw lab::bad_input(name + " has weights summing to zero (" + text_of(sum) +
                            "): it would erase every flat region, and no lambda can bring them back");
   }

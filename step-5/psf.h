@@ -73,6 +73,10 @@ namespace step5
   // lab::bad_input naming the description and the accepted forms.
   Psf parse_psf(const std::string &description);
 
+  // Σ|p|, the sum of the weights' magnitudes: ‖H‖₁ and ‖H‖∞ of its blur, so that
+  // ‖H‖₂ ≤ Σ|p| (and ‖HᵀH‖ ≤ (Σ|p|)²), the bound the λ rules and the checks use.
+  double absolute_sum(const Psf &psf);
+
   // Refuses (lab::bad_input, one line) a PSF that cannot blur an image of
   // image_rows × image_cols pixels: larger than the image in either dimension, or
   // weights summing to zero (|sum| ≤ 1e-12 · Σ|p|).

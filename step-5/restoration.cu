@@ -25,15 +25,6 @@ namespace step5
 {
   double direct_tolerance(int n, double unit_roundoff) { return 10 * std::sqrt(double(n)) * unit_roundoff; }
 
-  double absolute_sum(const Psf &psf)
-  {
-    double sum = 0;
-    for (int u = 0; u < psf.rows(); ++u)
-      for (int v = 0; v < psf.cols(); ++v)
-        sum += std::abs(psf.taps(u, v));
-    return sum;
-  }
-
   double inverse_tolerance(int n, double unit_roundoff, const Psf &psf, double lambda)
   {
     const double norm = absolute_sum(psf) * absolute_sum(psf);
@@ -54,17 +45,26 @@ namespace step5
     return 1e-10;
   }
 
+  namespace
+  {
+    // η of @p f, given b = Hᵀg (computed once for all the methods of an image).
+    double backward_error_for(const Psf &psf, const lab::Matrix<double> &b, double lambda,
+                              const lab::Matrix<double> &f)
+    {
+      const lab::Matrix<double> af = blur_transpose(psf, blur(psf, f));
+      lab::Matrix<double> residual(f.rows(), f.cols());
+      for (int r = 0; r < f.rows(); ++r)
+        for (int c = 0; c < f.cols(); ++c)
+          residual(r, c) = b(r, c) - af(r, c) - lambda * f(r, c);
+      const double a_norm = absolute_sum(psf) * absolute_sum(psf) + lambda;
+      return norm(residual) / (a_norm * norm(f) + norm(b));
+    }
+  } // namespace
+
   double backward_error(const Psf &psf, const lab::Matrix<double> &degraded, double lambda,
                         const lab::Matrix<double> &f)
   {
-    const lab::Matrix<double> b = blur_transpose(psf, degraded);
-    const lab::Matrix<double> af = blur_transpose(psf, blur(psf, f));
-    lab::Matrix<double> residual(f.rows(), f.cols());
-    for (int r = 0; r < f.rows(); ++r)
-      for (int c = 0; c < f.cols(); ++c)
-        residual(r, c) = b(r, c) - af(r, c) - lambda * f(r, c);
-    const double a_norm = absolute_sum(psf) * absolute_sum(psf) + lambda;
-    return norm(residual) / (a_norm * norm(f) + norm(b));
+    return backward_error_for(psf, blur_transpose(psf, degraded), lambda, f);
   }
 
   // @sect3{Running the methods}
@@ -314,7 +314,11 @@ namespace step5
   {
     std::vector<MethodResult> results;
     const int rows = degraded.rows(), cols = degraded.cols();
-    const T lambda = static_cast<T>(options.lambda);
+    // b = Hᵀg in double on the CPU: the CPU methods' right-hand side, and every
+    // method's check.
+    lab::HostTimer timer;
+    const lab::Matrix<double> b = blur_transpose(psf, degraded);
+    const double b_milliseconds = timer.milliseconds();
     if (options.use_gpu)
       {
         DeviceProblem<T> problem(psf, degraded);
@@ -339,17 +343,16 @@ namespace step5
       }
 
     // The CPU methods share A, as a stencil (blur_model.h: the course's CPU reference,
-    // O(n·k⁴) on one core), and b = Hᵀg, built once. Gauss–Seidel's time includes
-    // building them, as it always has (the stencil is its whole set-up); the sparse
+    // O(n·k⁴) on one core), and b. Gauss–Seidel's time includes building them, as it
+    // always has (the stencil is its whole set-up); the sparse
     // Cholesky's does not, nor the conversion to CHOLMOD's format (printed beside its
     // stages): a program built around CHOLMOD would assemble its matrix once and for
     // all, as the band pipeline assembles its own on the GPU.
     if (options.sparse_cholesky || options.gauss_seidel)
       {
-        lab::HostTimer timer;
+        timer.start();
         const NormalStencil stencil = normal_matrix_stencil(psf, rows, cols, options.lambda);
-        const lab::Matrix<double> b = blur_transpose(psf, degraded);
-        const double set_up = timer.milliseconds();
+        const double set_up = b_milliseconds + timer.milliseconds();
 
         if (options.sparse_cholesky)
           { // run and timed once
@@ -381,7 +384,7 @@ namespace step5
 
     for (MethodResult &result : results)
       if (result.failure.empty() && result.solves_normal_equations)
-        result.backward_error = backward_error(psf, degraded, options.lambda, result.image);
+        result.backward_error = backward_error_for(psf, b, options.lambda, result.image);
     return results;
   }
 

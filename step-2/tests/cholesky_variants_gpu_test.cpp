@@ -66,12 +66,14 @@ namespace
     }
   };
 
-  // Factorises @p a with @p variant on the GPU; returns info and the factor in @p l.
+  // Factorises @p a with @p variant on the GPU (told its bandwidth, or −1: dense);
+  // returns info and the factor in @p l.
   template <typename T>
   int factorize(const step2::Variant<T> &variant, const lab::Matrix<T> &a, lab::Matrix<T> &l,
-                lab::Cublas &cublas, int panel_width = 256)
+                lab::Cublas &cublas, int panel_width = 256, int bandwidth = -1)
   {
     OnDevice<T> device(variant, a, cublas, panel_width);
+    device.args.bandwidth = bandwidth;
     device.reset();
     variant.factorize(device.args);
     return device.result(l);
@@ -186,12 +188,8 @@ namespace
     for (int i = 0; i < n; ++i)
       for (int j = 0; i - j > window; ++j)
         poisoned(i, j) = std::numeric_limits<T>::quiet_NaN();
-    OnDevice<T> device(variant, poisoned, cublas, panel_width);
-    device.args.bandwidth = b;
-    device.reset();
-    variant.factorize(device.args);
     lab::Matrix<T> result;
-    const int info = device.result(result);
+    const int info = factorize(variant, poisoned, result, cublas, panel_width, b);
     l = lab::Matrix<T>(n, n);
     bool untouched = true, finite = true;
     for (int i = 0; i < n; ++i)

@@ -40,14 +40,12 @@ namespace step4
   // @sect3{The sizes}
   //
   // Kernel 9's tile sizes (block tile, depth, warp tile: a TileConfig), the number
-  // of stages in the pipeline, and the blocks that must fit on an SM at once (for
-  // __launch_bounds__; by default TileConfig's choice).
-  template <int bm, int bn, int bk, int wm, int wn, int stages_,
-            int min_blocks_ = TileConfig<bm, bn, bk, wm, wn>::min_blocks>
+  // of stages in the pipeline (the blocks that must fit on an SM at once, for
+  // __launch_bounds__, are TileConfig's choice).
+  template <int bm, int bn, int bk, int wm, int wn, int stages_>
   struct PipelineConfig : TileConfig<bm, bn, bk, wm, wn>
   {
     static constexpr int stages = stages_;
-    static constexpr int min_blocks = min_blocks_;
     // Shared memory: both tiles k-major, rows padded as in kernel 8.
     static constexpr int a_ld = bm + TileConfig<bm, bn, bk, wm, wn>::padding;
     static constexpr int b_ld = bn + TileConfig<bm, bn, bk, wm, wn>::padding;

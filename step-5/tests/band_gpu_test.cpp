@@ -34,9 +34,6 @@ namespace
 {
   using namespace step5_test;
 
-  const char *precision_name(float) { return "float"; }
-  const char *precision_name(double) { return "double"; }
-
   // A 9 × 9 PSF of positive random weights: no symmetry, so a flipped or shifted tap
   // shows.
   Psf random_psf_9x9()
@@ -130,7 +127,7 @@ namespace
               diagonal = std::max(diagonal, magnitude.at(r, c, 0, 0));
           const double tolerance = 200 * std::numeric_limits<T>::epsilon() * diagonal;
           const step5::DevicePsf<T> device_psf(psf);
-          const int bandwidth = step5::normal_matrix_bandwidth(psf, rows, cols);
+          const int bandwidth = step5::normal_matrix_bandwidth(psf, cols);
           // Panels of one column, odd, a tile, wider than the matrix; and a layout
           // with a wider band than A needs.
           for (const auto &[panel, extra] : std::vector<std::pair<int, int>>{{1, 0}, {3, 0}, {16, 0}, {64, 0}, {5, 7}})
@@ -163,7 +160,7 @@ namespace
   TEST_CASE("the band assembly refuses a layout of another order or a narrower band")
   {
     const Psf psf = shape_test_psfs()[3]; // 2 x 5
-    const int rows = 7, cols = 11, bandwidth = step5::normal_matrix_bandwidth(psf, rows, cols);
+    const int rows = 7, cols = 11, bandwidth = step5::normal_matrix_bandwidth(psf, cols);
     const step5::DevicePsf<float> device_psf(psf);
     const step5::BandLayout wider_image = step5::BandLayout::make(rows * (cols + 1), bandwidth + 1, 4);
     const step5::BandLayout narrow = step5::BandLayout::make(rows * cols, bandwidth - 1, 4);
@@ -190,7 +187,7 @@ namespace
     const double lambda = 1e-2;
     const Psf psf = step5::gaussian_psf(1.5, 9);
     const step5::BandLayout layout =
-      step5::BandLayout::make(n, step5::normal_matrix_bandwidth(psf, rows, cols), panel);
+      step5::BandLayout::make(n, step5::normal_matrix_bandwidth(psf, cols), panel);
     lab::DeviceBuffer<T> storage(layout.elements());
     storage.poison();
     step5::assemble_normal_band(step5::DevicePsf<T>(psf), rows, cols, T(lambda), layout, storage.data(), nullptr);

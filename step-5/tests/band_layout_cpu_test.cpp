@@ -76,7 +76,7 @@ TEST_CASE("step-5 CPU: the band layout of the header's picture and of a 512 x 51
   CHECK(small.index(5, 5) == 49);
 
   const step5::Psf psf = step5::box_psf(9);
-  const int bandwidth = step5::normal_matrix_bandwidth(psf, 512, 512);
+  const int bandwidth = step5::normal_matrix_bandwidth(psf, 512);
   CHECK(bandwidth == 4104);
   const step5::BandLayout large = step5::BandLayout::make(512 * 512, bandwidth, 512);
   CHECK(large.reach == 4616);
@@ -119,7 +119,7 @@ TEST_CASE("step-5 CPU: the normal matrix's bandwidth bounds the dense H^T H's no
           for (int j = 0; j < a.cols(); ++j)
             if (a(i, j) != 0)
               widest = std::max(widest, std::abs(i - j));
-        const int bandwidth = step5::normal_matrix_bandwidth(psf, rows, cols);
+        const int bandwidth = step5::normal_matrix_bandwidth(psf, cols);
         CHECK(bandwidth == (psf.rows() - 1) * cols + psf.cols() - 1);
         CHECK(widest <= bandwidth);
         const bool corners = psf.taps(0, 0) != 0 && psf.taps(psf.rows() - 1, psf.cols() - 1) != 0;

@@ -10,7 +10,6 @@
 #include "test_support.h"
 
 #include <lab/program.h>
-#include <lab/random.h>
 #include <lab_catch.h>
 
 #include <algorithm>

@@ -24,7 +24,6 @@
 
 #include <lab/cublas_gemm.h>
 #include <lab/device_buffer.h>
-#include <lab/random.h>
 #include <lab/test_images.h>
 #include <lab_catch.h>
 
@@ -38,16 +37,13 @@ namespace
 {
   using namespace step5_test;
 
-  const char *precision_name(float) { return "float"; }
-  const char *precision_name(double) { return "double"; }
-
   template <typename T>
   double epsilon()
   {
     return std::numeric_limits<T>::epsilon();
   }
 
-  // A random image with values in [0, 1].
+  // An image from the GPU, in double.
   template <typename T>
   lab::Matrix<double> download_image(const lab::DeviceBuffer<T> &device, int rows, int cols)
   {

@@ -12,14 +12,13 @@
 
 #include <lab/image_quality.h>
 #include <lab/program.h>
-#include <lab/random.h>
 #include <lab/test_images.h>
+#include <lab/test_matrices.h>
 #include <lab_catch.h>
 
 #include <algorithm>
 #include <cmath>
 #include <complex>
-#include <cstdint>
 #include <limits>
 #include <string>
 #include <utility>
@@ -145,7 +144,7 @@ TEST_CASE("step-5 CPU: the 2-D DFT equals its defining sum and keeps Parseval's 
   for (const auto &[rows, cols] : std::vector<std::pair<int, int>>{{5, 7}, {1, 1}, {1, 6}, {4, 1}, {6, 4}, {9, 8}})
     {
       CAPTURE(rows, cols);
-      const Image x = random_image(rows, cols, 17, -1, 1);
+      const Image x = lab::random_matrix<double>(rows, cols, 17);
       const std::vector<Complex> x_hat = step5::dft_2d(x);
       CHECK(max_difference(x_hat, defining_sum(x)) <= 1e-13 * rows * cols);
       double spectrum_energy = 0;
@@ -163,7 +162,7 @@ TEST_CASE("step-5 CPU: the periodic blur multiplies the transform by the PSF's e
     for (const auto &[rows, cols] : std::vector<std::pair<int, int>>{{7, 11}, {8, 6}, {5, 5}})
       {
         CAPTURE(psf.name, rows, cols);
-        const Image f = random_image(rows, cols, 23, -1, 1);
+        const Image f = lab::random_matrix<double>(rows, cols, 23);
         const std::vector<Complex> p_hat = step5::periodic_blur_eigenvalues(psf, rows, cols);
         std::vector<Complex> expected = step5::dft_2d(f);
         for (std::size_t k = 0; k < expected.size(); ++k)
@@ -183,7 +182,7 @@ TEST_CASE("step-5 CPU: residual, trace and G from the spectrum equal their dense
     for (double lambda : {1e-4, 1e-2, 0.3, 5.0})
       {
         CAPTURE(psf.name, lambda);
-        const Image g = random_image(rows, cols, 31, -1, 1);
+        const Image g = lab::random_matrix<double>(rows, cols, 31);
         const Image h = periodic_blur_matrix(psf, rows, cols), h_t = lab::transposed(h);
         Image normal = product(h_t, h);
         for (int i = 0; i < n; ++i)
@@ -212,7 +211,7 @@ TEST_CASE("step-5 CPU: the mirrored image reflects g about its right and bottom 
   for (const auto &[rows, cols] : std::vector<std::pair<int, int>>{{1, 1}, {2, 3}, {5, 4}})
     {
       CAPTURE(rows, cols);
-      const Image g = random_image(rows, cols, 29, -1, 1);
+      const Image g = lab::random_matrix<double>(rows, cols, 29);
       const Image m = step5::mirrored(g);
       REQUIRE(m.rows() == 2 * rows);
       REQUIRE(m.cols() == 2 * cols);
@@ -390,7 +389,7 @@ TEST_CASE("step-5 CPU: where opposite edges differ, mirroring makes the discrepa
 TEST_CASE("step-5 CPU: the choice of lambda refuses sigma <= 0, NaN, a non-finite pixel and a PSF too large")
 {
   const Psf psf = step5::gaussian_psf(1, 3);
-  const Image g = random_image(8, 9, 41, -1, 1);
+  const Image g = lab::random_matrix<double>(8, 9, 41);
   const double nan = std::numeric_limits<double>::quiet_NaN(), infinity = std::numeric_limits<double>::infinity();
   for (double sigma : {0.0, -0.01, nan, infinity})
     {

@@ -72,16 +72,20 @@ namespace step5_test
 
   using Image = lab::Matrix<double>;
 
-  // An image of random pixels in [low, high), from a fixed seed.
-  inline Image random_image(int rows, int cols, std::uint64_t seed, double low = 0, double high = 1)
+  // An image of random pixels in [0, 1), from a fixed seed.
+  inline Image random_image(int rows, int cols, std::uint64_t seed)
   {
     lab::Random random(seed);
     Image image(rows, cols);
     for (int r = 0; r < rows; ++r)
       for (int c = 0; c < cols; ++c)
-        image(r, c) = random.uniform(low, high);
+        image(r, c) = random.uniform(0, 1);
     return image;
   }
+
+  // The name of a precision, for CAPTURE.
+  inline const char *precision_name(float) { return "float"; }
+  inline const char *precision_name(double) { return "double"; }
 
   // The dense n × n matrix A = HᵀH + λI of a stencil (blur_model.h), entry by entry.
   inline Image dense_normal_matrix(const step5::NormalStencil &a)

@@ -2,15 +2,26 @@
 // @sect3{cuSOLVER, the yardstick}
 //
 // Every variant is timed against cuSOLVER's Cholesky, `cusolverDnXpotrf`, in the same
-// run on the same matrix. cuSOLVER, like LAPACK, stores matrices by columns. A
-// row-major matrix read by columns is its transpose, so our lower triangle is, to
-// cuSOLVER, the upper triangle of the same symmetric matrix: we ask for
-// CUBLAS_FILL_MODE_UPPER and get U = L^T back, which, read by rows, is our L. The
-// workspace is queried and allocated once, outside the timing.
+// run on the same matrix, called the way a competent user of cuSOLVER would call it.
+// cuSOLVER, like LAPACK, stores matrices by columns, the course by rows. Our A is
+// symmetric and stored whole, and a symmetric matrix is the same matrix by rows and by
+// columns: the course's buffer is A to cuSOLVER as it is, and either fill mode
+// factorises it. They are not equally fast. On an H200, LOWER takes 39.9 ms at
+// n = 16384 in float where UPPER takes 57.4 ms (1.44×; 1.57× in double), and the
+// course's program `vendor-configurations` measures every such choice on the GPU at
+// hand (results/<gpu>/vendor_configurations.txt). So we ask for LOWER.
 //
-// `solve` is `cusolverDnXpotrs`: A X = B by the two triangular solves with a factor,
-// cuSOLVER's or any of ours (they are stored alike). B is column-major to cuSOLVER:
-// nrhs columns of ldb entries each, which for one right-hand side is just the vector.
+// The factor then comes back as L by columns: read by rows, Lᵀ in the upper triangle,
+// while the lower triangle still holds A. `to_course_layout` copies it into the lower
+// triangle, where the course's checks and the next stages read L; it runs outside
+// every timing (a program says so where it matters), and afterwards the buffer holds
+// L both ways: by rows in its lower triangle, by columns in its upper.
+//
+// `solve` is `cusolverDnXpotrs`, A X = B by the two triangular solves, with LOWER
+// as well: it takes the factor as potrf left it, or any buffer that holds L by columns
+// (one converted by `to_course_layout`, say). B is column-major to cuSOLVER: nrhs
+// columns of ldb entries each, which for one right-hand side is just the vector. The
+// workspace is queried and allocated once, outside the timing.
 
 #include <lab/cusolver.h>
 #include <lab/device_buffer.h>
@@ -24,13 +35,21 @@ namespace step2
   class CusolverCholesky
   {
   public:
+    // The configuration, measured (tools/vendor-configurations reads these).
+    static constexpr cublasFillMode_t fill_mode = CUBLAS_FILL_MODE_LOWER;
+    static constexpr bool uses_64_bit_api = true;
+
     // Prepares a factorisation of n×n matrices with leading dimension ld.
     CusolverCholesky(int n, int ld);
 
-    // Factorises a (device) in place on @p stream; info (device) as LAPACK's.
+    // Factorises a (device, A stored whole) in place on @p stream; info (device) as
+    // LAPACK's. L comes back by columns (see above).
     void factorize(T *a, int *info, cudaStream_t stream = nullptr);
 
-    // Overwrites the nrhs columns of b (device) with A^{-1} b, given A's factor.
+    // Copies the factor that `factorize` left into a's lower triangle by rows.
+    void to_course_layout(T *a, cudaStream_t stream = nullptr) const;
+
+    // Overwrites the nrhs columns of b (device) with A^{-1} b, given L by columns.
     void solve(const T *factor, T *b, int nrhs, int ldb, int *info, cudaStream_t stream = nullptr);
 
   private:
@@ -40,4 +59,10 @@ namespace step2
     lab::DeviceBuffer<unsigned char> device_workspace_;
     std::vector<unsigned char> host_workspace_;
   };
+
+  // a(i, j) = a(j, i) below the diagonal of an n×n row-major matrix: the upper
+  // triangle mirrored into the lower one, on @p stream. How a factor cuSOLVER computed
+  // by columns becomes the course's L by rows.
+  template <typename T>
+  void mirror_upper_to_lower(T *a, int n, int ld, cudaStream_t stream);
 } // namespace step2

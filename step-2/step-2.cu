@@ -52,6 +52,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -158,14 +159,18 @@ namespace step2
       lab::Matrix<T> factor;
     };
 
+    // @p to_course_layout, when given, turns the factor of the last run into L by rows
+    // (cuSOLVER's comes back by columns), after the timing.
     template <typename Factorize>
-    Result run(int reps, Factorize factorize)
+    Result run(int reps, Factorize factorize, const std::function<void(T *)> &to_course_layout = {})
     {
       const double ms = lab::median_gpu_milliseconds(reps, [&] { factorize(work.data(), info.data()); },
                                                      [&] {
                                                        work.copy_from_device(pristine);
                                                        info.poison();
                                                      });
+      if (to_course_layout)
+        to_course_layout(work.data());
       lab::Matrix<T> factor(a.rows(), a.cols(), a.ld());
       work.download(factor);
       int status = -1;
@@ -409,7 +414,9 @@ namespace step2
     });
 
     CusolverCholesky<T> cusolver(n, a.ld());
-    const auto vendor = device.run(reps, [&](T *matrix, int *info) { cusolver.factorize(matrix, info); });
+    const auto vendor = device.run(
+      reps, [&](T *matrix, int *info) { cusolver.factorize(matrix, info); },
+      [&](T *factor) { cusolver.to_course_layout(factor); });
     report(checks, context, {"cuSOLVER_potrf", vendor.ms, copies_ms, vendor.ms, vendor.residual, vendor.info},
            n, tolerance);
     rows.times.insert(rows.times.end(), {copies_ms, vendor.ms});
@@ -582,7 +589,8 @@ namespace step2
     lab::Cublas cublas;
     DeviceMatrix<T> device(a);
     CusolverCholesky<T> cusolver(n, a.ld());
-    const auto vendor = device.run(1, [&](T *m, int *info) { cusolver.factorize(m, info); });
+    const auto vendor = device.run(
+      1, [&](T *m, int *info) { cusolver.factorize(m, info); }, [&](T *factor) { cusolver.to_course_layout(factor); });
     report_one("cuSOLVER_potrf", vendor.info, vendor.factor);
     for (const Variant<T> &variant : variants<T>())
       if (settings.runs(variant))

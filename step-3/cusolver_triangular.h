@@ -32,6 +32,13 @@ namespace step3
   class VendorTriangular
   {
   public:
+    // The configurations, measured (tools/vendor-configurations reads these).
+    static constexpr cublasFillMode_t trtri_fill_mode = CUBLAS_FILL_MODE_UPPER;
+    static constexpr cublasFillMode_t potri_fill_mode = CUBLAS_FILL_MODE_UPPER;
+    static constexpr cublasSideMode_t trsm_side = CUBLAS_SIDE_RIGHT;
+    static constexpr cublasFillMode_t trsm_fill_mode = CUBLAS_FILL_MODE_UPPER;
+    static constexpr cublasOperation_t trsm_operation = CUBLAS_OP_N;
+
     // For n×n matrices with leading dimension ld; trsm goes through @p cublas.
     VendorTriangular(int n, int ld, lab::Cublas &cublas);
 

@@ -227,10 +227,15 @@ namespace step3
       cholesky = std::make_unique<step2::CusolverCholesky<T>>(n, n);
       vendor = std::make_unique<VendorTriangular<T>>(n, n, *cublas);
       device_l.copy_from_device(device_a);
+      // cuSOLVER's factor comes back by columns; by rows it is L in the lower triangle
+      // after to_course_layout, and then the buffer holds L both ways (step-2 says
+      // how), which the vendor's routines below read in whichever layout they run
+      // fastest in.
       cholesky->factorize(device_l.data(), info.data());
+      cholesky->to_course_layout(device_l.data());
       l = lab::Matrix<T>(n, n);
       device_l.download(l);
-      l = lower_triangle(l); // cuSOLVER leaves A's other triangle where it was
+      l = lower_triangle(l);
     }
 
     double time(const std::function<void()> &work, const std::function<void()> &reset)

@@ -87,8 +87,9 @@ namespace step5
   // H100), then one thread per (pixel, tap) writes the taps: at most rows·cols
   // nonzeros per row. Distinct taps land in distinct columns, so no two threads write
   // the same entry.
+  // Stored by columns, entry (i, j) is at j·n + i instead of i·n + j.
   template <typename T>
-  __global__ void scatter_taps_kernel(PsfView<T> psf, int rows, int cols, T *__restrict__ h)
+  __global__ void scatter_taps_kernel(PsfView<T> psf, int rows, int cols, Storage storage, T *__restrict__ h)
   {
     const long n = static_cast<long>(rows) * cols;
     const int taps = psf.rows * psf.cols;
@@ -101,18 +102,21 @@ namespace step5
     const int u = tap / psf.cols, v = tap % psf.cols;
     const int source_row = r - u + psf.centre_row, source_col = c - v + psf.centre_col;
     if (source_row >= 0 && source_row < rows && source_col >= 0 && source_col < cols)
-      h[pixel * n + static_cast<long>(source_row) * cols + source_col] = psf.taps[tap];
+      {
+        const long column = static_cast<long>(source_row) * cols + source_col;
+        h[storage == Storage::by_rows ? pixel * n + column : column * n + pixel] = psf.taps[tap];
+      }
   }
 
   template <typename T>
-  void build_blur_matrix(const DevicePsf<T> &psf, int rows, int cols, T *h, cudaStream_t stream)
+  void build_blur_matrix(const DevicePsf<T> &psf, int rows, int cols, T *h, cudaStream_t stream, Storage storage)
   {
     const long n = static_cast<long>(rows) * cols;
     LAB_CHECK(cudaMemsetAsync(h, 0, static_cast<std::size_t>(n) * n * sizeof(T), stream));
     const long threads = n * psf.rows * psf.cols;
     const int block = 256;
     scatter_taps_kernel<<<static_cast<unsigned>((threads + block - 1) / block), block, 0, stream>>>(
-      view(psf), rows, cols, h);
+      view(psf), rows, cols, storage, h);
     LAB_CHECK_LAUNCH();
   }
 
@@ -124,6 +128,6 @@ namespace step5
                                          cudaStream_t);
   template void blur_transpose_on_device(const DevicePsf<double> &, int, int, const double *, double *,
                                          cudaStream_t);
-  template void build_blur_matrix(const DevicePsf<float> &, int, int, float *, cudaStream_t);
-  template void build_blur_matrix(const DevicePsf<double> &, int, int, double *, cudaStream_t);
+  template void build_blur_matrix(const DevicePsf<float> &, int, int, float *, cudaStream_t, Storage);
+  template void build_blur_matrix(const DevicePsf<double> &, int, int, double *, cudaStream_t, Storage);
 } // namespace step5

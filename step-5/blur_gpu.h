@@ -46,8 +46,17 @@ namespace step5
   void blur_transpose_on_device(const DevicePsf<T> &psf, int rows, int cols, const T *f, T *g,
                                 cudaStream_t stream);
 
-  // The n × n matrix H for rows × cols images (n = rows·cols), row-major with leading
-  // dimension n: all n² entries are written (zeros, then the taps).
+  // How H is stored: by rows, as the course stores every matrix, or by columns, as
+  // cuBLAS and cuSOLVER do (the vendor's pipeline builds it so: see gram_matrix.h).
+  enum class Storage
+  {
+    by_rows,
+    by_columns
+  };
+
+  // The n × n matrix H for rows × cols images (n = rows·cols), with leading dimension
+  // n, stored @p storage: all n² entries are written (zeros, then the taps).
   template <typename T>
-  void build_blur_matrix(const DevicePsf<T> &psf, int rows, int cols, T *h, cudaStream_t stream);
+  void build_blur_matrix(const DevicePsf<T> &psf, int rows, int cols, T *h, cudaStream_t stream,
+                         Storage storage = Storage::by_rows);
 } // namespace step5

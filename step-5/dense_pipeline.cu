@@ -30,9 +30,6 @@ namespace step5
       inverse_workspace_(with_inverse ? best_inverse<T>().workspace_elements(n_) : 0),
       solve_workspace_(step3::substitution_workspace(n_, one_column)), info_(1), cusolver_(n_, n_)
   {
-    // Only A's lower triangle is ever written (gram_matrix.h). NaN above it makes any
-    // stage that read the upper triangle by mistake show at once in the results.
-    a_.poison();
   }
 
   template <typename T>
@@ -47,11 +44,17 @@ namespace step5
 
   // @sect3{Stage 2: the normal equations}
   //
-  // A = HᵀH is a symmetric product, of which only the lower triangle is computed
+  // A = HᵀH is a symmetric product, of which only one triangle is computed
   // (gram_matrix.h): the course's and cuBLAS's GEMMs through the same recursion, the
-  // vendor's pipeline by cuBLAS's SYRK. λ is then added to the diagonal by a small
-  // kernel. b = Hᵀg is a product with op(A) = Hᵀ and one column. The thesis' formula
-  // needs HHᵀ instead.
+  // lower triangle by rows; the vendor's pipeline by cuBLAS's SYRK, on H stored by
+  // columns, the lower triangle by columns (the upper one by rows). λ is then added to
+  // the diagonal by a small kernel. b = Hᵀg is a product with one column: with op(H) =
+  // Hᵀ on H by rows, and with no transpose on H by columns (which, read by rows, is
+  // Hᵀ). The thesis' formula needs HHᵀ instead.
+  //
+  // A is poisoned (NaN) before every run: the triangle a pipeline does not write stays
+  // NaN, so a stage that read it by mistake, or a pipeline that wrote nothing, shows
+  // at once in the results instead of reusing what the previous pipeline left.
   template <typename T>
   __global__ void add_to_diagonal_kernel(T *a, int n, T lambda)
   {
@@ -62,19 +65,22 @@ namespace step5
 
   template <typename T>
   void DensePipeline<T>::form_system(const DevicePsf<T> &psf, T lambda, const T *g, const lab::Gemm<T> &gemm,
-                                     lab::Cublas *syrk, bool thesis, DenseTimes &times)
+                                     lab::Cublas *vendor, bool thesis, DenseTimes &times)
   {
     const int n = n_;
-    timed(times.build, [&] { build_blur_matrix(psf, rows_, cols_, h_.data(), nullptr); });
+    const Storage storage = vendor ? Storage::by_columns : Storage::by_rows;
+    a_.poison();
+    timed(times.build, [&] { build_blur_matrix(psf, rows_, cols_, h_.data(), nullptr, storage); });
     timed(times.normal, [&] {
       const lab::Op op = thesis ? lab::Op::none : lab::Op::transpose;
-      if (syrk)
-        lower_gram_by_cublas(*syrk, h_.data(), n, n, n, op, a_.data(), n, nullptr);
+      if (vendor)
+        vendor_gram(*vendor, h_.data(), n, op, a_.data(), nullptr);
       else
         lower_gram(h_.data(), n, n, n, op, a_.data(), n, gemm, nullptr);
       add_to_diagonal_kernel<<<(n + 255) / 256, 256>>>(a_.data(), n, lambda);
       LAB_CHECK_LAUNCH();
-      gemm(lab::gemm_args<T>({n, one_column, n, lab::Op::transpose, lab::Op::none}, 1, h_.data(), n, g, one_column, 0,
+      const lab::Op transpose_h = vendor ? lab::Op::none : lab::Op::transpose;
+      gemm(lab::gemm_args<T>({n, one_column, n, transpose_h, lab::Op::none}, 1, h_.data(), n, g, one_column, 0,
                              b_.data(), one_column),
            nullptr);
     });
@@ -169,6 +175,8 @@ namespace step5
   {
     DenseTimes times;
     form_system(psf, lambda, g, lab::cublas_gemm_exact<T>(cublas), &cublas, thesis, times);
+    // potrf with LOWER reads the triangle SYRK wrote, and potrs takes the factor as
+    // potrf left it (step-2's CusolverCholesky).
     timed(times.factor, [&] { cusolver_.factorize(a_.data(), info_.data(), nullptr); });
     times.failed_column = failed_column();
     if (times.failed_column >= 0)

@@ -46,39 +46,33 @@ namespace step5
          stream);
   }
 
-  // cuBLAS is column-major: the row-major H it is given reads as M = Hᵀ, and the
-  // row-major lower triangle of C is its upper one. HᵀH = M Mᵀ (no transpose for
-  // cuBLAS) and HHᵀ = MᵀM (transpose).
   namespace
   {
-    cublasStatus_t syrk(cublasHandle_t handle, cublasOperation_t trans, int n, int k, const float *alpha,
-                        const float *a, int lda, const float *beta, float *c, int ldc)
+    cublasStatus_t syrk(cublasHandle_t handle, cublasOperation_t trans, int n, const float *h, float *c)
     {
-      return cublasSsyrk(handle, CUBLAS_FILL_MODE_UPPER, trans, n, k, alpha, a, lda, beta, c, ldc);
+      const float one = 1, zero = 0;
+      return cublasSsyrk(handle, vendor_syrk_fill_mode, trans, n, n, &one, h, n, &zero, c, n);
     }
-    cublasStatus_t syrk(cublasHandle_t handle, cublasOperation_t trans, int n, int k, const double *alpha,
-                        const double *a, int lda, const double *beta, double *c, int ldc)
+    cublasStatus_t syrk(cublasHandle_t handle, cublasOperation_t trans, int n, const double *h, double *c)
     {
-      return cublasDsyrk(handle, CUBLAS_FILL_MODE_UPPER, trans, n, k, alpha, a, lda, beta, c, ldc);
+      const double one = 1, zero = 0;
+      return cublasDsyrk(handle, vendor_syrk_fill_mode, trans, n, n, &one, h, n, &zero, c, n);
     }
   } // namespace
 
+  // With H by columns, trans T is HᵀH and trans N is HHᵀ.
   template <typename T>
-  void lower_gram_by_cublas(lab::Cublas &cublas, const T *h, int ldh, int n, int k, lab::Op op, T *c, int ldc,
-                            cudaStream_t stream)
+  void vendor_gram(lab::Cublas &cublas, const T *h_by_columns, int n, lab::Op op, T *c, cudaStream_t stream)
   {
-    const T one = 1, zero = 0;
+    static_assert(vendor_syrk_operation == CUBLAS_OP_T, "vendor_gram builds H for SYRK's trans T");
     cublas.bind(stream);
-    LAB_CHECK(syrk(cublas.get(), op == lab::Op::transpose ? CUBLAS_OP_N : CUBLAS_OP_T, n, k, &one, h, ldh, &zero, c,
-                   ldc));
+    LAB_CHECK(syrk(cublas.get(), op == lab::Op::transpose ? CUBLAS_OP_T : CUBLAS_OP_N, n, h_by_columns, c));
   }
 
   template void lower_gram(const float *, int, int, int, lab::Op, float *, int, const lab::Gemm<float> &,
                            cudaStream_t, int);
   template void lower_gram(const double *, int, int, int, lab::Op, double *, int, const lab::Gemm<double> &,
                            cudaStream_t, int);
-  template void lower_gram_by_cublas(lab::Cublas &, const float *, int, int, int, lab::Op, float *, int,
-                                     cudaStream_t);
-  template void lower_gram_by_cublas(lab::Cublas &, const double *, int, int, int, lab::Op, double *, int,
-                                     cudaStream_t);
+  template void vendor_gram(lab::Cublas &, const float *, int, lab::Op, float *, cudaStream_t);
+  template void vendor_gram(lab::Cublas &, const double *, int, lab::Op, double *, cudaStream_t);
 } // namespace step5

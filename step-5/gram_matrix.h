@@ -36,8 +36,24 @@ namespace step5
   void lower_gram(const T *h, int ldh, int n, int k, lab::Op op, T *c, int ldc, const lab::Gemm<T> &gemm,
                   cudaStream_t stream, int leaf = gram_leaf);
 
-  // The same with cuBLAS's SYRK (cublasSsyrk / cublasDsyrk), for the vendor's pipeline.
+  // @sect3{The vendor's symmetric product}
+  //
+  // The vendor's pipeline forms A with cuBLAS's own SYRK (cublasSsyrk / cublasDsyrk),
+  // called as a competent cuBLAS user would: everything by columns, the storage
+  // cuBLAS and cuSOLVER are written for. SYRK's two transpositions give the same
+  // result from H stored two ways, C = HᵀH by trans T from H by columns, or by trans N
+  // from H by rows (which cuBLAS reads as Hᵀ), and they are not equally fast: at
+  // n = k = 65536 (a 256² image) trans T took 5.7 s on an H200 where trans N took 11.1
+  // (`vendor-configurations` measures both, and both fill modes, on the GPU at hand).
+  // So the vendor's pipeline builds H by columns (blur_gpu.h's Storage::by_columns)
+  // and asks for the lower triangle by columns, which is what potrf with LOWER reads.
+  // By rows, that is the upper triangle of the course's layout.
+  constexpr cublasOperation_t vendor_syrk_operation = CUBLAS_OP_T;
+  constexpr cublasFillMode_t vendor_syrk_fill_mode = CUBLAS_FILL_MODE_LOWER;
+
+  // The lower triangle, by columns, of C = HᵀH for op = transpose, or of C = HHᵀ
+  // for op = none (the thesis' formula): n × n, from H n × n stored by columns with
+  // leading dimension n.
   template <typename T>
-  void lower_gram_by_cublas(lab::Cublas &cublas, const T *h, int ldh, int n, int k, lab::Op op, T *c, int ldc,
-                            cudaStream_t stream);
+  void vendor_gram(lab::Cublas &cublas, const T *h_by_columns, int n, lab::Op op, T *c, cudaStream_t stream);
 } // namespace step5

@@ -22,6 +22,7 @@
 #include <gemm_kernels.h>                         // step-4: step4::gemm, step4::gemm_tf32
 #include <variants/6_mixed_precision_solve.cuh> // step-2: the mixed-precision solve
 
+#include <lab/compare.h>
 #include <lab/cublas_gemm.h>
 #include <lab/device_buffer.h>
 #include <lab/test_images.h>
@@ -108,9 +109,10 @@ namespace
   }
 
   // HᵀH's lower triangle by the recursion of gram_matrix.h on step-4's product (with
-  // leaves of 16 rows, so that it recurses three levels on 108 rows) and by cuBLAS's
-  // SYRK equals the normal matrix assembled from the PSF. The upper triangle is
-  // poisoned before and not looked at: nothing downstream reads it.
+  // leaves of 16 rows, so that it recurses three levels on 108 rows) and, by columns,
+  // by the vendor's SYRK on H stored by columns, equals the normal matrix assembled
+  // from the PSF. The other triangle is poisoned before and not looked at: nothing
+  // downstream reads it. H stored by columns must be H by rows transposed, exactly.
   template <typename T>
   void check_normal_matrix()
   {
@@ -122,15 +124,23 @@ namespace
         if (psf.rows() > rows || psf.cols() > cols)
           continue;
         const step5::DevicePsf<T> device_psf(psf);
-        lab::DeviceBuffer<T> h(static_cast<std::size_t>(n) * n), a(static_cast<std::size_t>(n) * n);
+        lab::DeviceBuffer<T> h(static_cast<std::size_t>(n) * n), h_by_columns(static_cast<std::size_t>(n) * n),
+          a(static_cast<std::size_t>(n) * n);
         step5::build_blur_matrix(device_psf, rows, cols, h.data(), nullptr);
+        h_by_columns.poison();
+        step5::build_blur_matrix(device_psf, rows, cols, h_by_columns.data(), nullptr, step5::Storage::by_columns);
+        lab::Matrix<T> by_rows(n, n), by_columns(n, n);
+        h.download(by_rows);
+        h_by_columns.download(by_columns);
+        CHECK(lab::max_abs_difference(by_columns, lab::transposed(by_rows)) == 0);
+
         const step5::NormalStencil stencil = step5::normal_matrix_stencil(psf, rows, cols, 0.0);
         for (const bool by_cublas : {false, true})
           {
             CAPTURE(by_cublas);
             a.poison();
             if (by_cublas)
-              step5::lower_gram_by_cublas(cublas, h.data(), n, n, n, lab::Op::transpose, a.data(), n, nullptr);
+              step5::vendor_gram(cublas, h_by_columns.data(), n, lab::Op::transpose, a.data(), nullptr);
             else
               step5::lower_gram(h.data(), n, n, n, lab::Op::transpose, a.data(), n, lab::Gemm<T>(step4::gemm),
                                 nullptr, 16);
@@ -143,7 +153,9 @@ namespace
                   const int dr = j / cols - i / cols, dc = j % cols - i % cols;
                   const bool inside = std::abs(dr) <= stencil.reach_rows && std::abs(dc) <= stencil.reach_cols;
                   const double assembled = inside ? stencil.at(i / cols, i % cols, dr, dc) : 0.0;
-                  largest = std::max(largest, std::abs(double(product(i, j)) - assembled));
+                  // The vendor's lower triangle by columns is the upper one by rows.
+                  const double computed = by_cublas ? product(j, i) : product(i, j);
+                  largest = lab::nan_max(largest, std::abs(computed - assembled));
                 }
             CHECK(largest <= 20 * epsilon<T>());
           }

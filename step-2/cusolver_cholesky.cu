@@ -1,0 +1,63 @@
+#include "cusolver_cholesky.h"
+
+#include <lab/cuda_check.h>
+
+namespace step2
+{
+  using lab::cuda_data_type;
+
+  template <typename T>
+  CusolverCholesky<T>::CusolverCholesky(int n, int ld) : n_(n), ld_(ld), device_workspace_(0)
+  {
+    LAB_CHECK(cusolverDnXpotrf_bufferSize(cusolver_.get(), cusolver_.params(), fill_mode, n_, cuda_data_type<T>,
+                                          nullptr, ld_, cuda_data_type<T>, &device_bytes_, &host_bytes_));
+    device_workspace_ = lab::DeviceBuffer<unsigned char>(device_bytes_);
+    host_workspace_.resize(host_bytes_);
+  }
+
+  template <typename T>
+  void CusolverCholesky<T>::factorize(T *a, int *info, cudaStream_t stream)
+  {
+    LAB_CHECK(cusolverDnXpotrf(cusolver_.bind(stream), cusolver_.params(), fill_mode, n_, cuda_data_type<T>, a, ld_,
+                               cuda_data_type<T>, device_workspace_.data(), device_bytes_, host_workspace_.data(),
+                               host_bytes_, info));
+  }
+
+  template <typename T>
+  void CusolverCholesky<T>::to_course_layout(T *a, cudaStream_t stream) const
+  {
+    mirror_upper_to_lower(a, n_, ld_, stream);
+  }
+
+  template <typename T>
+  void CusolverCholesky<T>::solve(const T *factor, T *b, int nrhs, int ldb, int *info, cudaStream_t stream)
+  {
+    LAB_CHECK(cusolverDnXpotrs(cusolver_.bind(stream), cusolver_.params(), fill_mode, n_, nrhs, cuda_data_type<T>,
+                               factor, ld_, cuda_data_type<T>, b, ldb, info));
+  }
+
+  // One thread per entry; those below the diagonal copy their mirror image. The reads
+  // go down a column (strided), but this runs once per factor, outside every timing.
+  template <typename T>
+  __global__ void mirror_upper_to_lower_kernel(T *a, int n, long ld)
+  {
+    const int i = blockIdx.y * blockDim.y + threadIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n && j < i)
+      a[i * ld + j] = a[j * ld + i];
+  }
+
+  template <typename T>
+  void mirror_upper_to_lower(T *a, int n, int ld, cudaStream_t stream)
+  {
+    if (n == 0)
+      return;
+    const dim3 threads(32, 32), blocks((n + 31) / 32, (n + 31) / 32);
+    mirror_upper_to_lower_kernel<<<blocks, threads, 0, stream>>>(a, n, ld);
+    LAB_CHECK_LAUNCH();
+  }
+
+  template class CusolverCholesky<float>;
+  template class CusolverCholesky<double>;
+  template void mirror_upper_to_lower(float *, int, int, cudaStream_t);
+  template void mirror_upper_to_lower(double *, int, int, cudaStream_t);
+} // namespace step2

@@ -30,9 +30,11 @@ namespace step2
   }
 
   template <typename T>
-  void CusolverCholesky<T>::solve(const T *factor, T *b, int nrhs, int ldb, int *info, cudaStream_t stream)
+  void CusolverCholesky<T>::solve(const T *factor, Factor where, T *b, int nrhs, int ldb, int *info,
+                                  cudaStream_t stream)
   {
-    LAB_CHECK(cusolverDnXpotrs(cusolver_.bind(stream), cusolver_.params(), fill_mode, n_, nrhs, cuda_data_type<T>,
+    LAB_CHECK(cusolverDnXpotrs(cusolver_.bind(stream), cusolver_.params(), fill_mode_of(where), n_, nrhs,
+                               cuda_data_type<T>,
                                factor, ld_, cuda_data_type<T>, b, ldb, info));
   }
 

@@ -17,11 +17,15 @@
 // every timing (a program says so where it matters), and afterwards the buffer holds
 // L both ways: by rows in its lower triangle, by columns in its upper.
 //
-// `solve` is `cusolverDnXpotrs`, A X = B by the two triangular solves, with LOWER
-// as well: it takes the factor as potrf left it, or any buffer that holds L by columns
-// (one converted by `to_course_layout`, say). B is column-major to cuSOLVER: nrhs
-// columns of ldb entries each, which for one right-hand side is just the vector. The
-// workspace is queried and allocated once, outside the timing.
+// `solve` is `cusolverDnXpotrs`, A X = B by the two triangular solves. It reads the
+// factor from either triangle, and here too the choice is measured: with the factor as
+// potrf left it (LOWER) when a solve follows cuSOLVER's own factorisation, since
+// moving it would cost more than the solve; with the course's L by rows (to cuSOLVER,
+// Lᵀ by columns: UPPER) when the factor is one of ours or has been converted, which
+// for one right-hand side is also the faster of the two (1.9 against 2.1 ms at
+// n = 16384 in float on an H200; equal for many right-hand sides). B is column-major
+// to cuSOLVER: nrhs columns of ldb entries each, which for one right-hand side is just
+// the vector. The workspace is queried and allocated once, outside the timing.
 
 #include <lab/cusolver.h>
 #include <lab/device_buffer.h>
@@ -39,6 +43,17 @@ namespace step2
     static constexpr cublasFillMode_t fill_mode = CUBLAS_FILL_MODE_LOWER;
     static constexpr bool uses_64_bit_api = true;
 
+    // Where a factor given to `solve` lies.
+    enum class Factor
+    {
+      as_potrf_left_it, // L by columns (LOWER)
+      by_rows           // the course's L by rows in the lower triangle (UPPER)
+    };
+    static constexpr cublasFillMode_t fill_mode_of(Factor f)
+    {
+      return f == Factor::as_potrf_left_it ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+    }
+
     // Prepares a factorisation of n×n matrices with leading dimension ld.
     CusolverCholesky(int n, int ld);
 
@@ -49,8 +64,9 @@ namespace step2
     // Copies the factor that `factorize` left into a's lower triangle by rows.
     void to_course_layout(T *a, cudaStream_t stream = nullptr) const;
 
-    // Overwrites the nrhs columns of b (device) with A^{-1} b, given L by columns.
-    void solve(const T *factor, T *b, int nrhs, int ldb, int *info, cudaStream_t stream = nullptr);
+    // Overwrites the nrhs columns of b (device) with A^{-1} b, given A's factor, which
+    // lies as @p where says.
+    void solve(const T *factor, Factor where, T *b, int nrhs, int ldb, int *info, cudaStream_t stream = nullptr);
 
   private:
     int n_, ld_;

@@ -337,7 +337,7 @@ namespace step2
       reps,
       [&] {
         cusolver.factorize(device.work.data(), device.info.data());
-        cusolver.solve(device.work.data(), x_device.data(), 1, n, device.info.data());
+        cusolver.solve(device.work.data(), CusolverCholesky<float>::Factor::as_potrf_left_it, x_device.data(), 1, n, device.info.data());
       },
       [&] {
         device.work.copy_from_device(device.pristine);

@@ -420,7 +420,7 @@ namespace step3
         // cuSOLVER takes the right-hand sides by columns: B^T by rows.
         lab::DeviceBuffer<T> transposed_b(lab::transposed(b));
         Line potrs{"cuSOLVER_potrs"};
-        potrs.ms = p.time([&] { p.cholesky->solve(p.device_l.data(), work.data(), nrhs, n, p.info.data()); },
+        potrs.ms = p.time([&] { p.cholesky->solve(p.device_l.data(), step2::CusolverCholesky<T>::Factor::by_rows, work.data(), nrhs, n, p.info.data()); },
                           [&] {
                             work.copy_from_device(transposed_b);
                             p.info.poison();
@@ -480,7 +480,7 @@ namespace step3
                       [&] { c.copy_from_device(p.device_l); });
     potri.residual = residual(true);
     Line potrs{"cuSOLVER_potrs(I)"};
-    potrs.ms = p.time([&] { p.cholesky->solve(p.device_l.data(), c.data(), n, n, p.info.data()); },
+    potrs.ms = p.time([&] { p.cholesky->solve(p.device_l.data(), step2::CusolverCholesky<T>::Factor::by_rows, c.data(), n, n, p.info.data()); },
                       [&] { set_to_identity(c.data(), n, n, nullptr); });
     potrs.residual = residual(false);
 

@@ -46,11 +46,11 @@ namespace step5
   //
   // A = HᵀH is a symmetric product, of which only one triangle is computed
   // (gram_matrix.h): the course's and cuBLAS's GEMMs through the same recursion, the
-  // lower triangle by rows; the vendor's pipeline by cuBLAS's SYRK, on H stored by
-  // columns, the lower triangle by columns (the upper one by rows). λ is then added to
-  // the diagonal by a small kernel. b = Hᵀg is a product with one column: with op(H) =
-  // Hᵀ on H by rows, and with no transpose on H by columns (which, read by rows, is
-  // Hᵀ). The thesis' formula needs HHᵀ instead.
+  // lower triangle by rows; the vendor's pipeline by cuBLAS's SYRK on H stored as SYRK
+  // runs fastest at that size, the lower triangle by columns (the upper one by rows).
+  // λ is then added to the diagonal by a small kernel. b = Hᵀg is a product with one
+  // column: with op(H) = Hᵀ on H by rows, and with no transpose on H by columns
+  // (which, read by rows, is Hᵀ). The thesis' formula needs HHᵀ instead.
   //
   // A is poisoned (NaN) before every run: the triangle a pipeline does not write stays
   // NaN, so a stage that read it by mistake, or a pipeline that wrote nothing, shows
@@ -68,18 +68,18 @@ namespace step5
                                      lab::Cublas *vendor, bool thesis, DenseTimes &times)
   {
     const int n = n_;
-    const Storage storage = vendor ? Storage::by_columns : Storage::by_rows;
+    const Storage storage = vendor ? vendor_h_storage(n) : Storage::by_rows;
     a_.poison();
     timed(times.build, [&] { build_blur_matrix(psf, rows_, cols_, h_.data(), nullptr, storage); });
     timed(times.normal, [&] {
       const lab::Op op = thesis ? lab::Op::none : lab::Op::transpose;
       if (vendor)
-        vendor_gram(*vendor, h_.data(), n, op, a_.data(), nullptr);
+        vendor_gram(*vendor, h_.data(), storage, n, op, a_.data(), nullptr);
       else
         lower_gram(h_.data(), n, n, n, op, a_.data(), n, gemm, nullptr);
       add_to_diagonal_kernel<<<(n + 255) / 256, 256>>>(a_.data(), n, lambda);
       LAB_CHECK_LAUNCH();
-      const lab::Op transpose_h = vendor ? lab::Op::none : lab::Op::transpose;
+      const lab::Op transpose_h = storage == Storage::by_columns ? lab::Op::none : lab::Op::transpose;
       gemm(lab::gemm_args<T>({n, one_column, n, transpose_h, lab::Op::none}, 1, h_.data(), n, g, one_column, 0,
                              b_.data(), one_column),
            nullptr);
@@ -183,7 +183,7 @@ namespace step5
       return times;
     timed(times.solve, [&] {
       LAB_CHECK(cudaMemcpyAsync(f, b_.data(), n_ * sizeof(T), cudaMemcpyDeviceToDevice, nullptr));
-      cusolver_.solve(a_.data(), f, one_column, n_, info_.data(), nullptr);
+      cusolver_.solve(a_.data(), step2::CusolverCholesky<T>::Factor::as_potrf_left_it, f, one_column, n_, info_.data(), nullptr);
     });
     LAB_CHECK(cudaDeviceSynchronize());
     return times;

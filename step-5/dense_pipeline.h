@@ -107,9 +107,9 @@ namespace step5
     DenseTimes run_with_solver(const DevicePsf<T> &psf, T lambda, const T *g, const lab::Gemm<T> &gemm,
                                const std::function<int(const T *, const T *, T *)> &solve_system, T *f);
 
-    // The vendor's pipeline, the way the vendor runs fastest: H by columns, A by
-    // cuBLAS's SYRK (trans T, LOWER), b by its GEMM, then cuSOLVER's potrf and potrs
-    // with LOWER (times in build, normal, factor, solve).
+    // The vendor's pipeline, the way the vendor runs fastest: H stored for SYRK's
+    // faster transposition, A by cuBLAS's SYRK (gram_matrix.h), b by its GEMM, then
+    // cuSOLVER's potrf and potrs with LOWER (times in build, normal, factor, solve).
     DenseTimes run_vendor(const DevicePsf<T> &psf, T lambda, const T *g, lab::Cublas &cublas, T *f)
     {
       return solve_by_vendor(psf, lambda, g, cublas, f, false);
@@ -124,9 +124,9 @@ namespace step5
 
   private:
     // Stages 1 and 2 with the given products: H by rows and A's lower triangle by the
-    // recursion of gram_matrix.h on them or, given @p vendor, the vendor's way, H by
-    // columns and A by cuBLAS's SYRK (gram_matrix.h); A = HHᵀ + λI instead when
-    // @p thesis.
+    // recursion of gram_matrix.h on them or, given @p vendor, the vendor's way (H
+    // stored as SYRK runs fastest, A by cuBLAS's SYRK: gram_matrix.h); A = HHᵀ + λI
+    // instead when @p thesis.
     void form_system(const DevicePsf<T> &psf, T lambda, const T *g, const lab::Gemm<T> &gemm, lab::Cublas *vendor,
                      bool thesis, DenseTimes &times);
     // potrf and potrs on the system of the right formula or of the thesis' one.

@@ -60,19 +60,20 @@ namespace step5
     }
   } // namespace
 
-  // With H by columns, trans T is HᵀH and trans N is HHᵀ.
+  // With H by columns, trans T is HᵀH and trans N is HHᵀ; with H by rows (Hᵀ to
+  // cuBLAS), the other way round.
   template <typename T>
-  void vendor_gram(lab::Cublas &cublas, const T *h_by_columns, int n, lab::Op op, T *c, cudaStream_t stream)
+  void vendor_gram(lab::Cublas &cublas, const T *h, Storage storage, int n, lab::Op op, T *c, cudaStream_t stream)
   {
-    static_assert(vendor_syrk_operation == CUBLAS_OP_T, "vendor_gram builds H for SYRK's trans T");
+    const bool gram_of_columns = (op == lab::Op::transpose) == (storage == Storage::by_columns);
     cublas.bind(stream);
-    LAB_CHECK(syrk(cublas.get(), op == lab::Op::transpose ? CUBLAS_OP_T : CUBLAS_OP_N, n, h_by_columns, c));
+    LAB_CHECK(syrk(cublas.get(), gram_of_columns ? CUBLAS_OP_T : CUBLAS_OP_N, n, h, c));
   }
 
   template void lower_gram(const float *, int, int, int, lab::Op, float *, int, const lab::Gemm<float> &,
                            cudaStream_t, int);
   template void lower_gram(const double *, int, int, int, lab::Op, double *, int, const lab::Gemm<double> &,
                            cudaStream_t, int);
-  template void vendor_gram(lab::Cublas &, const float *, int, lab::Op, float *, cudaStream_t);
-  template void vendor_gram(lab::Cublas &, const double *, int, lab::Op, double *, cudaStream_t);
+  template void vendor_gram(lab::Cublas &, const float *, Storage, int, lab::Op, float *, cudaStream_t);
+  template void vendor_gram(lab::Cublas &, const double *, Storage, int, lab::Op, double *, cudaStream_t);
 } // namespace step5

@@ -18,6 +18,8 @@
 // The block above the diagonal is never written: whatever the array held there stays.
 // All matrices are row-major on the device.
 
+#include "blur_gpu.h"
+
 #include <lab/cublas_gemm.h>
 #include <lab/gemm.h>
 
@@ -39,21 +41,34 @@ namespace step5
   // @sect3{The vendor's symmetric product}
   //
   // The vendor's pipeline forms A with cuBLAS's own SYRK (cublasSsyrk / cublasDsyrk),
-  // called as a competent cuBLAS user would: everything by columns, the storage
-  // cuBLAS and cuSOLVER are written for. SYRK's two transpositions give the same
-  // result from H stored two ways, C = HᵀH by trans T from H by columns, or by trans N
-  // from H by rows (which cuBLAS reads as Hᵀ), and they are not equally fast: at
-  // n = k = 65536 (a 256² image) trans T took 5.7 s on an H200 where trans N took 11.1
-  // (`vendor-configurations` measures both, and both fill modes, on the GPU at hand).
-  // So the vendor's pipeline builds H by columns (blur_gpu.h's Storage::by_columns)
-  // and asks for the lower triangle by columns, which is what potrf with LOWER reads.
-  // By rows, that is the upper triangle of the course's layout.
-  constexpr cublasOperation_t vendor_syrk_operation = CUBLAS_OP_T;
+  // called as a competent cuBLAS user would. SYRK's two transpositions give the same
+  // result from H stored two ways: C = HᵀH by trans T from H stored by columns, or by
+  // trans N from H stored by rows (which cuBLAS, reading by columns, sees as Hᵀ). They
+  // are not equally fast, and which is faster depends on the size. On an H200
+  // (results/nvidia-h200/vendor_configurations.txt) trans N was 3–12% faster from
+  // n = k = 4096 to 32768, and trans T twice as fast at 65536, a 256² image (5.7 s
+  // against 11.1). So the vendor's pipeline builds H by rows below 65536 and by columns
+  // from there on (blur_gpu.h's Storage), and asks for the lower triangle by columns
+  // (the fill mode made no difference), which is what potrf with LOWER reads. By rows,
+  // that is the upper triangle of the course's layout.
+  constexpr int vendor_h_by_columns_from = 65536;
   constexpr cublasFillMode_t vendor_syrk_fill_mode = CUBLAS_FILL_MODE_LOWER;
 
-  // The lower triangle, by columns, of C = HᵀH for op = transpose, or of C = HHᵀ
-  // for op = none (the thesis' formula): n × n, from H n × n stored by columns with
+  // How the vendor's pipeline stores H for an n × n system.
+  constexpr Storage vendor_h_storage(int n)
+  {
+    return n >= vendor_h_by_columns_from ? Storage::by_columns : Storage::by_rows;
+  }
+
+  // SYRK's transposition for HᵀH from H stored so (vendor-configurations reads it).
+  constexpr cublasOperation_t vendor_syrk_operation(int n)
+  {
+    return vendor_h_storage(n) == Storage::by_columns ? CUBLAS_OP_T : CUBLAS_OP_N;
+  }
+
+  // The lower triangle, by columns, of C = HᵀH for op = transpose, or of C = HHᵀ for
+  // op = none (the thesis' formula): n × n, from H n × n stored @p storage with
   // leading dimension n.
   template <typename T>
-  void vendor_gram(lab::Cublas &cublas, const T *h_by_columns, int n, lab::Op op, T *c, cudaStream_t stream);
+  void vendor_gram(lab::Cublas &cublas, const T *h, Storage storage, int n, lab::Op op, T *c, cudaStream_t stream);
 } // namespace step5

@@ -70,13 +70,30 @@ namespace
           for (int j = 0; j < i; ++j)
             REQUIRE(l(j, i) == l(i, j));
 
-        // potrs with that factor: A x = b for three right-hand sides stored by columns
-        // (which, for cuSOLVER, is how they are stored: each a contiguous vector).
+        // potrs with that factor, read from either triangle (after the conversion it
+        // lies in both): A x = b for three right-hand sides stored by columns (which,
+        // for cuSOLVER, is how they are stored: each a contiguous vector).
+        using Factor = typename step2::CusolverCholesky<T>::Factor;
         const int nrhs = 3;
         const lab::Matrix<T> b = lab::random_matrix<T>(nrhs, n, 5); // row k: right-hand side k
-        lab::DeviceBuffer<T> x(b);
-        info.poison();
-        cusolver.solve(matrix.data(), x.data(), nrhs, n, info.data());
+        for (const Factor where : {Factor::as_potrf_left_it, Factor::by_rows})
+          {
+            CAPTURE(int(where));
+            lab::DeviceBuffer<T> x(b);
+            info.poison();
+            cusolver.solve(matrix.data(), where, x.data(), nrhs, n, info.data());
+            lab::Matrix<T> solutions(nrhs, n);
+            x.download(solutions);
+            info.copy_to_host(&status, 1);
+            REQUIRE(status == 0);
+            CHECK(lab::solve_residual(a, lab::transposed(solutions), lab::transposed(b), nrhs) <=
+                  lab::tolerance<T>(4, n));
+          }
+
+        // And straight after potrf, without the conversion: the factor as it left it.
+        lab::DeviceBuffer<T> raw(a), x(b);
+        cusolver.factorize(raw.data(), info.data());
+        cusolver.solve(raw.data(), Factor::as_potrf_left_it, x.data(), nrhs, n, info.data());
         lab::Matrix<T> solutions(nrhs, n);
         x.download(solutions);
         info.copy_to_host(&status, 1);

@@ -88,7 +88,7 @@ namespace step2
 
     // 1. The first solution.
     LAB_CHECK(cudaMemcpyAsync(x, b, sizeof(float) * n_, cudaMemcpyDeviceToDevice, s));
-    potrs_.solve(factor_.data(), x, 1, n_, info_.data(), s);
+    potrs_.solve(factor_.data(), CusolverCholesky<float>::Factor::by_rows, x, 1, n_, info_.data(), s);
     cublas_.bind(s);
     const cublasHandle_t handle = cublas_.get();
     const float minus_one = -1, one = 1;
@@ -110,7 +110,7 @@ namespace step2
           break;
         previous = r;
         // 4. The correction, and the next round.
-        potrs_.solve(factor_.data(), residual_.data(), 1, n_, info_.data(), s);
+        potrs_.solve(factor_.data(), CusolverCholesky<float>::Factor::by_rows, residual_.data(), 1, n_, info_.data(), s);
         LAB_CHECK(cublasSaxpy(handle, n_, &one, residual_.data(), 1, x, 1));
         ++rounds_;
       }

@@ -110,7 +110,7 @@ namespace
 
   // HᵀH's lower triangle by the recursion of gram_matrix.h on step-4's product (with
   // leaves of 16 rows, so that it recurses three levels on 108 rows) and, by columns,
-  // by the vendor's SYRK on H stored by columns, equals the normal matrix assembled
+  // by the vendor's SYRK on H stored either way, equals the normal matrix assembled
   // from the PSF. The other triangle is poisoned before and not looked at: nothing
   // downstream reads it. H stored by columns must be H by rows transposed, exactly.
   template <typename T>
@@ -135,12 +135,21 @@ namespace
         CHECK(lab::max_abs_difference(by_columns, lab::transposed(by_rows)) == 0);
 
         const step5::NormalStencil stencil = step5::normal_matrix_stencil(psf, rows, cols, 0.0);
-        for (const bool by_cublas : {false, true})
+        enum class Method
+        {
+          recursion,
+          vendor_h_by_rows,
+          vendor_h_by_columns
+        };
+        for (const Method method : {Method::recursion, Method::vendor_h_by_rows, Method::vendor_h_by_columns})
           {
-            CAPTURE(by_cublas);
+            CAPTURE(int(method));
             a.poison();
-            if (by_cublas)
-              step5::vendor_gram(cublas, h_by_columns.data(), n, lab::Op::transpose, a.data(), nullptr);
+            if (method == Method::vendor_h_by_rows)
+              step5::vendor_gram(cublas, h.data(), step5::Storage::by_rows, n, lab::Op::transpose, a.data(), nullptr);
+            else if (method == Method::vendor_h_by_columns)
+              step5::vendor_gram(cublas, h_by_columns.data(), step5::Storage::by_columns, n, lab::Op::transpose,
+                                 a.data(), nullptr);
             else
               step5::lower_gram(h.data(), n, n, n, lab::Op::transpose, a.data(), n, lab::Gemm<T>(step4::gemm),
                                 nullptr, 16);
@@ -154,7 +163,7 @@ namespace
                   const bool inside = std::abs(dr) <= stencil.reach_rows && std::abs(dc) <= stencil.reach_cols;
                   const double assembled = inside ? stencil.at(i / cols, i % cols, dr, dc) : 0.0;
                   // The vendor's lower triangle by columns is the upper one by rows.
-                  const double computed = by_cublas ? product(j, i) : product(i, j);
+                  const double computed = method == Method::recursion ? product(i, j) : product(j, i);
                   largest = lab::nan_max(largest, std::abs(computed - assembled));
                 }
             CHECK(largest <= 20 * epsilon<T>());

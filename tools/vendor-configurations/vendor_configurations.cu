@@ -235,9 +235,13 @@ namespace vendor
                    cholesky_flops, course_fill && !step2::CusolverCholesky<T>::uses_64_bit_api});
       }
 
-    // potrs: one right-hand side (a solve, as in step-2's variant 6 and step-5) and
-    // 256 (step-3's block of right-hand sides). The factor is `pristine` itself: its
-    // triangles are both well-conditioned triangular matrices.
+    // potrs with a factor given: one right-hand side (a solve, as in step-2's variant 6
+    // and step-3) and 256 (step-3's block of right-hand sides). The factor is
+    // `pristine` itself: its triangles are both well-conditioned triangular matrices.
+    // (After cuSOLVER's own potrf the factor's triangle is fixed: that pair is timed
+    // below, as `posv`.)
+    using Factor = typename step2::CusolverCholesky<T>::Factor;
+    const cublasFillMode_t course_solve_fill = step2::CusolverCholesky<T>::fill_mode_of(Factor::by_rows);
     for (const int nrhs : {1, 256})
       {
         if (nrhs > n)
@@ -249,7 +253,7 @@ namespace vendor
         const double flops = 2.0 * n * n * nrhs;
         for (const cublasFillMode_t fill : {CUBLAS_FILL_MODE_LOWER, CUBLAS_FILL_MODE_UPPER})
           {
-            const bool course_fill = fill == step2::CusolverCholesky<T>::fill_mode;
+            const bool course_fill = fill == course_solve_fill;
             const double x_ms = time_it(
               s, n,
               [&] {
@@ -281,6 +285,44 @@ namespace vendor
                   restore, info.data());
         record(s, {"potri", precision, "", n, std::string(fill_name(fill)) + ", per-type (potri)", ms,
                    2.0 * n * n * n / 3, fill == step3::VendorTriangular<T>::potri_fill_mode});
+      }
+  }
+
+  // @sect3{The Cholesky solve: potrf, then potrs on its factor}
+  //
+  // Solving A x = b with cuSOLVER alone (step-2's yardstick for variant 6, step-5's
+  // vendor pipeline): the factor's triangle is the one potrf wrote, so the pair is
+  // timed as a pair, in both fill modes.
+  template <typename T>
+  void cholesky_solve_family(Settings &s, int n)
+  {
+    const lab::DeviceBuffer<T> pristine = device_matrix<T>(n, n, true, 10), b = device_matrix<T>(n, 1, false, 11);
+    lab::DeviceBuffer<T> a(pristine.count()), x(n);
+    lab::DeviceBuffer<int> info(1);
+    lab::Cusolver cusolver;
+    for (const cublasFillMode_t fill : {CUBLAS_FILL_MODE_LOWER, CUBLAS_FILL_MODE_UPPER})
+      {
+        std::size_t device_bytes = 0, host_bytes = 0;
+        LAB_CHECK(cusolverDnXpotrf_bufferSize(cusolver.get(), cusolver.params(), fill, n, lab::cuda_data_type<T>,
+                                              a.data(), n, lab::cuda_data_type<T>, &device_bytes, &host_bytes));
+        lab::DeviceBuffer<unsigned char> device_work(device_bytes);
+        std::vector<unsigned char> host_work(host_bytes);
+        const double ms = time_it(
+          s, n,
+          [&] {
+            LAB_CHECK(cusolverDnXpotrf(cusolver.get(), cusolver.params(), fill, n, lab::cuda_data_type<T>, a.data(),
+                                       n, lab::cuda_data_type<T>, device_work.data(), device_bytes,
+                                       host_work.data(), host_bytes, info.data()));
+            LAB_CHECK(cusolverDnXpotrs(cusolver.get(), cusolver.params(), fill, n, 1, lab::cuda_data_type<T>,
+                                       a.data(), n, lab::cuda_data_type<T>, x.data(), n, info.data()));
+          },
+          [&] {
+            a.copy_from_device(pristine);
+            x.copy_from_device(b);
+          },
+          info.data());
+        record(s, {"posv", precision_of<T>(), "nrhs=1", n, std::string("potrf + potrs, ") + fill_name(fill), ms,
+                   double(n) * n * n / 3, fill == step2::CusolverCholesky<T>::fill_mode});
       }
   }
 
@@ -367,7 +409,7 @@ namespace vendor
                                     [&] { c.poison(); });
           record(s, {"syrk", precision, "n=k", n, std::string("trans ") + op_name(op) + ", " + fill_name(fill), ms,
                      double(n) * n * n,
-                     op == step5::vendor_syrk_operation && fill == step5::vendor_syrk_fill_mode});
+                     op == step5::vendor_syrk_operation(n) && fill == step5::vendor_syrk_fill_mode});
         }
   }
 
@@ -504,7 +546,7 @@ namespace vendor
   // LAPACK's: ‖r‖∞ < √n ‖x‖∞ ‖A‖∞ ε), falling back to an FP32 LU if it does not
   // converge in 50 iterations. Each refinement solver it offers is timed, through the
   // course's wrapper (step2::CusolverMixedPrecision); a negative iteration count says it
-  // fell back. Beside it, for scale, the Cholesky solve in FP32 (potrf + potrs, LOWER).
+  // fell back. (The Cholesky solve in FP32 beside it, for scale, is the `posv` group.)
   void mixed_precision_family(Settings &s, int n)
   {
     const lab::DeviceBuffer<float> pristine = device_matrix<float>(n, n, true, 8);
@@ -532,20 +574,6 @@ namespace vendor
                    refinement == step2::CusolverMixedPrecision::default_refinement,
                    std::to_string(iterations) + (iterations < 0 ? " iterations (fell back to FP32)" : " iterations")});
       }
-    step2::CusolverCholesky<float> cholesky(n, n);
-    const double ms = time_it(
-      s, n,
-      [&] {
-        cholesky.factorize(a.data(), info.data());
-        cholesky.solve(a.data(), x.data(), 1, n, info.data());
-      },
-      [&] {
-        a.copy_from_device(pristine);
-        x.copy_from_device(b);
-      },
-      info.data());
-    record(s, {"posv", "float", "nrhs=1", n, "potrf + potrs, as the course calls them", ms, double(n) * n * n / 3, true,
-               "(FP32 throughout, for scale)"});
   }
 } // namespace vendor
 
@@ -657,11 +685,17 @@ int main(int argc, char **argv)
         each(sweep.syrk_float, [&](int n) { syrk_family<float>(settings, n, cublas); });
         each(sweep.gemm, [&](int n) { gemm_family<float>(settings, n, cublas); });
         each(sweep.lu, [&](int n) { lu_family<float>(settings, n, cusolver); });
-        each(sweep.irs, [&](int n) { mixed_precision_family(settings, n); });
+        each(sweep.irs, [&](int n) {
+          cholesky_solve_family<float>(settings, n);
+          mixed_precision_family(settings, n);
+        });
       }
     if (settings.options.wants_double())
       {
-        each(sweep.cholesky_double, [&](int n) { cholesky_family<double>(settings, n, cusolver); });
+        each(sweep.cholesky_double, [&](int n) {
+          cholesky_family<double>(settings, n, cusolver);
+          cholesky_solve_family<double>(settings, n);
+        });
         each(sweep.triangular, [&](int n) { triangular_family<double>(settings, n, cusolver, cublas); });
         each(sweep.syrk_double, [&](int n) { syrk_family<double>(settings, n, cublas); });
         each(sweep.gemm, [&](int n) { gemm_family<double>(settings, n, cublas); });

@@ -15,12 +15,39 @@ namespace step2
     host_workspace_.resize(host_bytes_);
   }
 
+  // One block reads the diagonal: each thread finds the first failed pivot among its
+  // columns (a diagonal entry that is not > 0: negative, zero or NaN), the block the
+  // smallest of them, and info becomes that column + 1 when cuSOLVER reported none or
+  // a later one. The diagonal is the same by rows and by columns.
+  template <typename T>
+  __global__ void correct_info_kernel(const T *a, int n, long ld, int *info)
+  {
+    __shared__ int first;
+    if (threadIdx.x == 0)
+      first = n;
+    __syncthreads();
+    for (int j = threadIdx.x; j < n; j += blockDim.x)
+      if (!(a[j * ld + j] > 0))
+        {
+          atomicMin(&first, j);
+          break;
+        }
+    __syncthreads();
+    if (threadIdx.x == 0 && first < n && (*info == 0 || *info > first + 1))
+      *info = first + 1;
+  }
+
   template <typename T>
   void CusolverCholesky<T>::factorize(T *a, int *info, cudaStream_t stream)
   {
     LAB_CHECK(cusolverDnXpotrf(cusolver_.bind(stream), cusolver_.params(), fill_mode, n_, cuda_data_type<T>, a, ld_,
                                cuda_data_type<T>, device_workspace_.data(), device_bytes_, host_workspace_.data(),
                                host_bytes_, info));
+    if (n_ > 0)
+      {
+        correct_info_kernel<<<1, 1024, 0, stream>>>(a, n_, ld_, info);
+        LAB_CHECK_LAUNCH();
+      }
   }
 
   template <typename T>

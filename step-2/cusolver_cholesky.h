@@ -17,6 +17,17 @@
 // every timing (a program says so where it matters), and afterwards the buffer holds
 // L both ways: by rows in its lower triangle, by columns in its upper.
 //
+// One thing LOWER gets wrong. On a matrix that is not positive definite, cuSOLVER
+// 13.0's LOWER path misreports where it failed when the failing column is the last
+// of a block of 64: info = 0 (success) when that column is the matrix's last (n = 64,
+// 128, … 4096 were tried), one column too late otherwise (n = 126, c = 63). UPPER
+// reports every case right. The factor itself shows the truth: the failing pivot's
+// square root is NaN. So `factorize` follows potrf with one small kernel that reads
+// the diagonal and corrects info to the first column whose diagonal is not a positive
+// number, as LAPACK defines it (a few microseconds, inside the timing: a user of
+// LOWER who needs the right answer pays it too). tests/cusolver_wrappers_gpu_test.cpp
+// tries the cases.
+//
 // `solve` is `cusolverDnXpotrs`, A X = B by the two triangular solves. It reads the
 // factor from either triangle, and here too the choice is measured: with the factor as
 // potrf left it (LOWER) when a solve follows cuSOLVER's own factorisation, since
@@ -58,7 +69,7 @@ namespace step2
     CusolverCholesky(int n, int ld);
 
     // Factorises a (device, A stored whole) in place on @p stream; info (device) as
-    // LAPACK's. L comes back by columns (see above).
+    // LAPACK's, corrected (see above). L comes back by columns.
     void factorize(T *a, int *info, cudaStream_t stream = nullptr);
 
     // Copies the factor that `factorize` left into a's lower triangle by rows.

@@ -64,6 +64,8 @@ function(lab_add_step name)
   lab_expect_exit(${name}/refuses/unknown-flag 2 "--no-such-flag" ${name} --no-such-flag)
   lab_expect_exit(${name}/refuses/sizes-abc 2 "--sizes" ${name} --sizes abc)
   lab_expect_exit(${name}/refuses/sizes-0 2 "--sizes" ${name} --sizes 0)
+  # CLI11 alone would drop the empty piece and run sizes 3 and 4.
+  lab_expect_exit(${name}/refuses/sizes-empty 2 "--sizes: '3,,4' has an empty size" ${name} --sizes 3,,4)
   lab_expect_exit(${name}/refuses/precision-half 2 "--precision" ${name} --precision half)
   lab_expect_exit(${name}/refuses/reps-0 2 "--reps" ${name} --reps 0)
   # Impossible work is refused before it starts: a size no machine has memory for (a

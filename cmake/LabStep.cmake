@@ -58,6 +58,8 @@ function(lab_add_step name)
   # machine without a GPU its CPU part runs and the GPU part says it was skipped.
   add_test(NAME ${name}/quick-run
     COMMAND ${name} --quick --out ${CMAKE_BINARY_DIR}/test-results)
+  # Its tables are what the test plots/quick-run draws (top-level CMakeLists.txt).
+  set_tests_properties(${name}/quick-run PROPERTIES FIXTURES_SETUP lab_quick_results)
 
   # Every step shares the command line of lab/cli.h, so every step must refuse the same
   # bad arguments with a one-line error naming the argument and exit code 2.

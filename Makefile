@@ -63,14 +63,16 @@ bench: build
 	done
 	@$(MAKE) --no-print-directory plots RESULTS=$(RESULTS)
 
-# Every step's plot.gp over every results folder that has that step's tables.
+# Every step's plot.gp over the results folder, for each step that has tables there.
+# A script draws what the tables hold and says in one line what it left out (a run
+# without a GPU has no GPU numbers); a gnuplot error stops make.
 plots:
 	@for step in $(STEPS); do \
-	  for dir in $(RESULTS)/$$step; do \
-	    if ls $$dir/*.dat >/dev/null 2>&1; then \
-	      gnuplot -e "dir='$$dir'" $$step/plot.gp && echo "plots: $$dir/$${step}_*.png, .svg"; \
-	    fi; \
-	  done; \
+	  dir=$(RESULTS)/$$step; \
+	  if ls $$dir/*.dat >/dev/null 2>&1; then \
+	    gnuplot -e "dir='$$dir'" $$step/plot.gp || exit 1; \
+	    echo "plots: $$dir/$${step}_*.png, .svg"; \
+	  fi; \
 	done
 
 docs: configure

@@ -58,12 +58,16 @@ function(lab_add_step name)
   # machine without a GPU its CPU part runs and the GPU part says it was skipped.
   add_test(NAME ${name}/quick-run
     COMMAND ${name} --quick --out ${CMAKE_BINARY_DIR}/test-results)
+  # Its tables are what the test plots/quick-run draws (top-level CMakeLists.txt).
+  set_tests_properties(${name}/quick-run PROPERTIES FIXTURES_SETUP lab_quick_results)
 
   # Every step shares the command line of lab/cli.h, so every step must refuse the same
   # bad arguments with a one-line error naming the argument and exit code 2.
   lab_expect_exit(${name}/refuses/unknown-flag 2 "--no-such-flag" ${name} --no-such-flag)
   lab_expect_exit(${name}/refuses/sizes-abc 2 "--sizes" ${name} --sizes abc)
   lab_expect_exit(${name}/refuses/sizes-0 2 "--sizes" ${name} --sizes 0)
+  # CLI11 alone would drop the empty piece and run sizes 3 and 4.
+  lab_expect_exit(${name}/refuses/sizes-empty 2 "--sizes: '3,,4' has an empty size" ${name} --sizes 3,,4)
   lab_expect_exit(${name}/refuses/precision-half 2 "--precision" ${name} --precision half)
   lab_expect_exit(${name}/refuses/reps-0 2 "--reps" ${name} --reps 0)
   # Impossible work is refused before it starts: a size no machine has memory for (a

@@ -503,9 +503,12 @@ Results (measured on a real GPU) and The plain program.
 <table class="doxtable">
 <tr><th>Step</th><th>What it teaches</th><th>Builds on</th></tr>
 )";
+  // The step columns do not wrap: the browser gives the long middle column all the
+  // width it can and squeezes the others to their narrowest, and the narrowest
+  // "step-1" breaks after its hyphen, as "step-" over "1".
   for (const step_info &step : steps)
-    page << "<tr><td>@ref " << page_label(step.name) << " \"" << step.name
-         << "\"</td><td>" << step.tooltip << "</td><td>"
+    page << "<tr><td style=\"white-space:nowrap\">@ref " << page_label(step.name) << " \"" << step.name
+         << "\"</td><td>" << step.tooltip << "</td><td style=\"white-space:nowrap\">"
          << (step.builds_on.empty() ? "&mdash;" : step_links(step.builds_on))
          << "</td></tr>\n";
   page << "</table>\n\n"

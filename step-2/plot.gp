@@ -4,7 +4,7 @@
 #   gnuplot -e "dir='results/local/step-2'" step-2/plot.gp      (make plots does this)
 #
 # Reads dir/cholesky_float.dat, dir/cholesky_double.dat, dir/breakdown_float.dat and
-# dir/breakdown_double.dat (whichever exist) and writes into dir, each as .png and .svg,
+# dir/breakdown_double.dat (whichever exist) and writes into out, each as .png and .svg,
 # one panel per precision:
 #   step-2_gflops                GFLOP/s (n^3/3 flops) against n: every variant,
 #                                cuSOLVER, the blocked CPU loop and LAPACK
@@ -17,6 +17,8 @@
 # be added to step-2 without touching this script. A column that holds only NaN (not
 # run: a CPU-only run, --variant, a reference past its size limit) is left out.
 if (!exists("dir")) dir = "results/local/step-2"
+# The plots go into out, by default next to the tables (a test draws them elsewhere).
+if (!exists("out")) out = dir
 
 load system("dirname '" . ARG0 . "'") . "/../common/plot/tables.gp"
 
@@ -28,6 +30,10 @@ mixed_file = dir . "/mixed_precision_float.dat"
 tables = has(float_file) + has(double_file)
 if (tables == 0) { print "step-2/plot.gp: no tables in " . dir; exit }
 gpu = gpu_of(has(float_file) ? float_file : double_file)
+skipped = ""
+do for [file in float_file . " " . double_file . " " . float_breakdown . " " . double_breakdown . " " . mixed_file] {
+  skipped = left_out(skipped, missing(file))
+}
 
 set datafile missing "NaN"
 set grid
@@ -47,6 +53,8 @@ do for [f = 1:2] {
     c_cusolver[f] = index_of(cols, "cusolver_ms")
     c_first[f] = c_cusolver[f] + 1
     c_last[f] = index_of(cols, "residual_cusolver") - 1
+    skipped = left_out(skipped, empty_columns(file, c_cusolver[f], c_last[f]))
+    skipped = left_out(skipped, empty_columns(file, c_cpu[f], c_lapack[f]))
   }
 }
 
@@ -57,10 +65,10 @@ gflops(c) = column(1)**3 / 3 / (column(c) * 1e6)
 do for [terminal in "pngcairo svg"] {
   if (terminal eq "pngcairo") {
     set terminal pngcairo size 650 * tables + 100, 560 enhanced font ",11"
-    set output dir . "/step-2_gflops.png"
+    set output out . "/step-2_gflops.png"
   } else {
     set terminal svg size 650 * tables + 100, 560 enhanced font ",11" dynamic
-    set output dir . "/step-2_gflops.svg"
+    set output out . "/step-2_gflops.svg"
   }
   set logscale x 2
   set logscale y 10
@@ -81,7 +89,7 @@ do for [terminal in "pngcairo svg"] {
       list = with_data(file, cu, cu) . " " . with_data(file, fv, c_last[f]) . " " . \
              with_data(file, c_cpu[f], c_cpu[f]) . " " . with_data(file, c_lapack[f], c_lapack[f])
       if (words(list) == 0) {
-        print "step-2/plot.gp: " . file . " holds no times"
+        skipped = left_out(skipped, "the " . precision(f) . " GFLOP/s panel (no times)")
       } else {
         is_variant(c) = (c >= fv && c <= c_last[f])
         name(c) = (c == cu ? "cuSOLVER potrf" : c == c_cpu[f] ? "CPU blocked loop (all cores)" : \
@@ -120,15 +128,15 @@ do for [f = 1:2] {
   panels = panels + (words(p_list[f]) > 0)
 }
 if (panels == 0) {
-  print "step-2/plot.gp: no GPU times in " . dir . ": no percent-of-cuSOLVER plot"
+  skipped = left_out(skipped, "the percent-of-cuSOLVER plot (no GPU times)")
 } else {
   do for [terminal in "pngcairo svg"] {
     if (terminal eq "pngcairo") {
       set terminal pngcairo size 650 * panels + 100, 560 enhanced font ",11"
-      set output dir . "/step-2_percent_of_cusolver.png"
+      set output out . "/step-2_percent_of_cusolver.png"
     } else {
       set terminal svg size 650 * panels + 100, 560 enhanced font ",11" dynamic
-      set output dir . "/step-2_percent_of_cusolver.svg"
+      set output out . "/step-2_percent_of_cusolver.svg"
     }
     set logscale x 2
     set xlabel "matrix size n"
@@ -161,15 +169,15 @@ if (panels == 0) {
 # in milliseconds stands under each size.
 panels = has(float_breakdown) + has(double_breakdown)
 if (panels == 0) {
-  print "step-2/plot.gp: no breakdown tables in " . dir . ": no breakdown plot"
+  skipped = left_out(skipped, "the breakdown plot")
 } else {
   do for [terminal in "pngcairo svg"] {
     if (terminal eq "pngcairo") {
       set terminal pngcairo size 650 * panels + 100, 560 enhanced font ",11"
-      set output dir . "/step-2_breakdown.png"
+      set output out . "/step-2_breakdown.png"
     } else {
       set terminal svg size 650 * panels + 100, 560 enhanced font ",11" dynamic
-      set output dir . "/step-2_breakdown.svg"
+      set output out . "/step-2_breakdown.svg"
     }
     set style data histograms
     set style histogram rowstacked
@@ -206,7 +214,7 @@ if (panels == 0) {
 # Left: time to solution (spotrf + spotrs; variant 6 with its rounds; its TF32
 # factorisation alone). Right: the backward error of both solutions.
 if (!has(mixed_file)) {
-  print "step-2/plot.gp: no " . mixed_file . ": no mixed-precision plot"
+  skipped = left_out(skipped, "the mixed-precision plot")
 } else {
   cols = cols_of(mixed_file)
   c_vendor = index_of(cols, "spotrf_spotrs_ms"); c_mixed = index_of(cols, "mixed_ms")
@@ -218,10 +226,10 @@ if (!has(mixed_file)) {
   do for [terminal in "pngcairo svg"] {
     if (terminal eq "pngcairo") {
       set terminal pngcairo size 1400, 560 enhanced font ",11"
-      set output dir . "/step-2_mixed_precision.png"
+      set output out . "/step-2_mixed_precision.png"
     } else {
       set terminal svg size 1400, 560 enhanced font ",11" dynamic
-      set output dir . "/step-2_mixed_precision.svg"
+      set output out . "/step-2_mixed_precision.svg"
     }
     set style data linespoints
     set logscale x 2
@@ -245,3 +253,4 @@ if (!has(mixed_file)) {
     unset output
   }
 }
+if (skipped ne "") { print "step-2/plot.gp: left out " . skipped }

@@ -519,7 +519,7 @@ namespace step2
                  settings.options.reps,
                  {"times in milliseconds (GPU: kernels only; copies_ms = A up and L down, "
                   "pageable memory); NaN = not run",
-                  "panel width of variants 4 and 5: " + std::to_string(settings.panel_width_for<T>()),
+                  "panel width of variants 4-6: " + std::to_string(settings.panel_width_for<T>()),
                   "5_look_ahead_graph: variant 5 captured in a CUDA graph (capture time in graph_capture_ms, "
                   "not in the timing)",
                   "residual = ||L L^T - A||_F / ||A||_F in double (64 sampled rows above n = 2048); "

@@ -4,7 +4,7 @@
 #   gnuplot -e "dir='results/local/step-4'" step-4/plot.gp      (make plots does this)
 #
 # Reads dir/gflops_float.dat, dir/tf32.dat, dir/double.dat and dir/cpu.dat
-# (whichever exist) and writes into dir, each as .png and .svg:
+# (whichever exist) and writes into out, each as .png and .svg:
 #   step-4_gflops               GFLOP/s against n, every float kernel and cuBLAS
 #   step-4_percent_of_cublas    one bar per kernel: percent of cuBLAS at n = 4096
 #   step-4_tf32_double_cpu      one panel each for TF32, double and the CPU
@@ -13,12 +13,10 @@
 # columns n, cublas_dgemm, one per double kernel, then error_cublas and one error
 # per kernel: its kernels are columns 3 to 2 + (columns - 3) / 2.
 if (!exists("dir")) dir = "results/local/step-4"
+# The plots go into out, by default next to the tables (a test draws them elsewhere).
+if (!exists("out")) out = dir
 
-has(file) = system(sprintf("test -f '%s' && echo 1 || echo 0", file)) + 0
-# The GPU's name: the "# gpu:" header line of a table, up to the first comma.
-gpu_of(file) = system(sprintf("sed -n 's/^# gpu: *\\([^,]*\\).*/\\1/p' '%s' | head -n 1", file))
-# Column names: the last "# n ..." line, without its "# ".
-cols_of(file) = system(sprintf("sed -n 's/^# \\(n .*\\)/\\1/p' '%s' | tail -n 1", file))
+load system("dirname '" . ARG0 . "'") . "/../common/plot/tables.gp"
 # The row compared in the bar chart: n = 4096, or the largest n if there is none.
 row_of(file) = system(sprintf("awk '!/^#/ && NF { if ($1 == 4096) r = $0; if ($1 + 0 > m) { m = $1 + 0; l = $0 } } END { print (r != \"\" ? r : l) }' '%s'", file))
 
@@ -30,13 +28,17 @@ has_float = has(float_file); has_tf32 = has(tf32_file)
 has_double = has(double_file); has_cpu = has(cpu_file)
 if (has_float + has_tf32 + has_double + has_cpu == 0) { print "step-4/plot.gp: no tables in " . dir; exit }
 gpu = gpu_of(has_float ? float_file : has_tf32 ? tf32_file : has_double ? double_file : cpu_file)
+skipped = ""
+do for [file in float_file . " " . tf32_file . " " . double_file . " " . cpu_file] {
+  skipped = left_out(skipped, missing(file))
+}
 
 set datafile missing "NaN"
 set grid
 set style data linespoints
 gflops(ms) = 2.0 * column(1)**3 / (column(ms) * 1e6)   # cpu.dat has times in ms
-no_ms(s) = (s[strlen(s) - 2:] eq "_ms" ? s[1:strlen(s) - 3] : s)   # "naive_ms" -> "naive"
-# 12 distinct colours; kernels past the 12th reuse them, dotted.
+# 12 distinct colours (not the variants' of the other steps); kernels past the 12th
+# reuse them, dotted.
 colours = "#1f77b4 #ff7f0e #2ca02c #d62728 #9467bd #8c564b #e377c2 #7f7f7f #bcbd22 #17becf #00008b #ff1493"
 colour(i) = word(colours, 1 + (i - 1) % 12)
 marker(i) = 4 + (i - 1) % 12    # open and filled squares, circles, triangles, ...
@@ -46,14 +48,15 @@ dash(i) = (i <= 12 ? 1 : 3)   # a function: "dt (" would be read as a dash patte
 if (has_float) {
   fcols = cols_of(float_file)          # n cublas kernel...
   nf = words(fcols)
+  skipped = left_out(skipped, empty_columns(float_file, 2, nf))
   peak = system(sprintf("sed -n 's/^# peak_fp32_gflops *\\([0-9.eE+]*\\).*/\\1/p' '%s' | head -n 1", float_file))
   do for [terminal in "pngcairo svg"] {
     if (terminal eq "pngcairo") {
       set terminal pngcairo size 1300,650 enhanced font ",11"
-      set output dir . "/step-4_gflops.png"
+      set output out . "/step-4_gflops.png"
     } else {
       set terminal svg size 1300,650 enhanced font ",11" dynamic
-      set output dir . "/step-4_gflops.svg"
+      set output out . "/step-4_gflops.svg"
     }
     set title "step-4: SGEMM kernels against cuBLAS (GPU: " . gpu . ")"
     set logscale x 2
@@ -68,8 +71,8 @@ if (has_float) {
       set label 1 sprintf("FP32 peak %.0f GFLOP/s", peak + 0) at graph 0.02, first (peak * 1.12) left
     }
     plot float_file using 1:2 title "cuBLAS" lw 4 pt 7 lc rgb "black", \
-         for [i = 3:nf] float_file using 1:i title word(fcols, i) lw 1.5 pt marker(i - 2) \
-           lc rgb colour(i - 2) dt dash(i - 2), \
+         for [c in with_data(float_file, 3, nf)] float_file using 1:(column(c + 0)) title word(fcols, c + 0) lw 1.5 \
+           pt marker(c - 2) lc rgb colour(c - 2) dt dash(c - 2), \
          (peak ne "" ? peak + 0 : NaN) with lines notitle dt 2 lw 2 lc rgb "gray40"
     unset output
   }
@@ -120,10 +123,10 @@ if (|$bars| > 0) {
   do for [terminal in "pngcairo svg"] {
     if (terminal eq "pngcairo") {
       set terminal pngcairo size 1300,650 enhanced font ",11"
-      set output dir . "/step-4_percent_of_cublas.png"
+      set output out . "/step-4_percent_of_cublas.png"
     } else {
       set terminal svg size 1300,650 enhanced font ",11" dynamic
-      set output dir . "/step-4_percent_of_cublas.svg"
+      set output out . "/step-4_percent_of_cublas.svg"
     }
     set title "step-4: each kernel as percent of cuBLAS at n = " . n_float . " (GPU: " . gpu . ")"
     unset xlabel
@@ -142,6 +145,8 @@ if (|$bars| > 0) {
     unset output
   }
   unset yrange; unset xrange; unset xtics; set xtics; set grid xtics ytics
+} else {
+  skipped = left_out(skipped, "the percent-of-cuBLAS plot (no GPU times)")
 }
 
 # ------------------------------------------- 3: TF32, double and CPU panels
@@ -150,10 +155,10 @@ if (panels > 0) {
   do for [terminal in "pngcairo svg"] {
     if (terminal eq "pngcairo") {
       set terminal pngcairo size 500 * panels + 100, 520 enhanced font ",11"
-      set output dir . "/step-4_tf32_double_cpu.png"
+      set output out . "/step-4_tf32_double_cpu.png"
     } else {
       set terminal svg size 500 * panels + 100, 520 enhanced font ",11" dynamic
-      set output dir . "/step-4_tf32_double_cpu.svg"
+      set output out . "/step-4_tf32_double_cpu.svg"
     }
     set logscale x 2
     set logscale y 10
@@ -167,8 +172,11 @@ if (panels > 0) {
       cols = cols_of(tf32_file)
       set title "TF32 (tensor cores)"
       kernels = (words(cols) - 5) / 2
-      plot for [i = 4:3 + kernels] tf32_file using 1:i title word(cols, i) lw 2 \
-             pt (3 + 2 * i) lc rgb colour(i - 2), \
+      if (terminal eq "pngcairo") {
+        skipped = left_out(skipped, empty_columns(tf32_file, 2, 3 + kernels))
+      }
+      plot for [c in with_data(tf32_file, 4, 3 + kernels)] tf32_file using 1:(column(c + 0)) title word(cols, c + 0) \
+             lw 2 pt (3 + 2 * c) lc rgb colour(c - 2), \
            tf32_file using 1:3 title "cuBLAS TF32" lw 3 pt 5 lc rgb "black", \
            ''        using 1:2 title "cuBLAS FP32" lw 2 pt 9 lc rgb "gray50" dt 2
     }
@@ -176,8 +184,11 @@ if (panels > 0) {
       cols = cols_of(double_file)
       kernels = (words(cols) - 3) / 2
       set title "double"
-      plot for [i = 3:2 + kernels] double_file using 1:i title word(cols, i) lw 2 \
-             pt (5 + 2 * i) lc rgb colour(i), \
+      if (terminal eq "pngcairo") {
+        skipped = left_out(skipped, empty_columns(double_file, 2, 2 + kernels))
+      }
+      plot for [c in with_data(double_file, 3, 2 + kernels)] double_file using 1:(column(c + 0)) \
+             title word(cols, c + 0) lw 2 pt (5 + 2 * c) lc rgb colour(c + 0), \
            double_file using 1:2 title "cuBLAS DGEMM" lw 3 pt 5 lc rgb "black"
     }
     if (has_cpu) {
@@ -187,8 +198,11 @@ if (panels > 0) {
       set key inside top left
       set autoscale yfix
       set offsets 0, 0, graph 0.4, graph 0.05
-      plot for [i = 2:words(cols)] cpu_file using 1:(gflops(i)) \
-           title no_ms(word(cols, i)) lw 2 pt (4 + i) lc rgb colour(i - 1)
+      if (terminal eq "pngcairo") {
+        skipped = left_out(skipped, empty_columns(cpu_file, 2, words(cols)))
+      }
+      plot for [c in with_data(cpu_file, 2, words(cols))] cpu_file using 1:(gflops(c + 0)) \
+           title no_ms(word(cols, c + 0)) lw 2 pt (4 + c) lc rgb colour(c - 1)
     }
     unset multiplot
     unset output
@@ -196,3 +210,4 @@ if (panels > 0) {
     set autoscale y            # undo the CPU panel's yfix before the next terminal
   }
 }
+if (skipped ne "") { print "step-4/plot.gp: left out " . skipped }

@@ -26,16 +26,6 @@ namespace step5
     int rows, cols, centre_row, centre_col;
   };
 
-  // An image on the device: rows × cols pixels, stacked row by row.
-  template <typename T>
-  struct DeviceImage
-  {
-    DeviceImage(int rows, int cols) : pixels(static_cast<std::size_t>(rows) * cols), rows(rows), cols(cols) {}
-    lab::DeviceBuffer<T> pixels;
-    int rows, cols;
-    int count() const { return rows * cols; }
-  };
-
   // g = H f (convolution with the PSF, zero boundary); f and g are rows × cols
   // images, distinct.
   template <typename T>

@@ -4,7 +4,7 @@
 #   gnuplot -e "dir='results/local/step-5'" step-5/plot.gp      (make plots does this)
 #
 # Reads dir/times_<precision>.dat, dir/stages_<precision>.dat, dir/quality_<precision>.dat
-# and the images under dir/images (whichever exist), and writes into dir, each as .png
+# and the images under dir/images (whichever exist), and writes into out, each as .png
 # and .svg (the image figures as .png only):
 #   step-5_times       time of every method against the number of unknowns n = s²,
 #                      one panel per precision (log-log)
@@ -17,12 +17,18 @@
 # Columns are found by name (common/plot/tables.gp), so methods can be added in
 # step-5.cu without touching this script.
 if (!exists("dir")) dir = "results/local/step-5"
+# The plots go into out, by default next to the tables (a test draws them elsewhere).
+if (!exists("out")) out = dir
 load system("dirname '" . ARG0 . "'") . "/../common/plot/tables.gp"
 
 file_of(name, f) = dir . "/" . name . "_" . precision(f) . ".dat"
 tables = has(file_of("times", 1)) + has(file_of("times", 2))
 if (tables == 0) { print "step-5/plot.gp: no tables in " . dir; exit }
 gpu = gpu_of(file_of("times", has(file_of("times", 1)) ? 1 : 2))
+skipped = ""
+do for [name in "times stages quality"] {
+  do for [f = 1:2] { skipped = left_out(skipped, missing(file_of(name, f))) }
+}
 
 set datafile missing "NaN"
 set grid
@@ -45,10 +51,26 @@ label(c) = (c eq "dense_course_solve" ? "dense, step-4's kernels, two solves" : 
             c eq "dense_tf32_refined" ? "dense, TF32 products, refined in FP32" : c)
 
 # ---------------------------------------------------------------- 1: times
-panels = tables
+# A panel for each precision in which some method ran (without a GPU, the CPU's
+# methods run in the first precision only), a curve for each method that ran.
+array times_list[2]
+panels = 0
+do for [f = 1:2] {
+  file = file_of("times", f)
+  times_list[f] = ""
+  if (has(file)) {
+    cols = cols_of(file)
+    first = index_of(cols, "cols") + 1
+    times_list[f] = with_data(file, first, words(cols))
+    skipped = left_out(skipped, empty_columns(file, first, words(cols)))
+  }
+  panels = panels + (words(times_list[f]) > 0)
+}
+if (panels == 0) { skipped = left_out(skipped, "the times plot (no method ran)") }
 do for [terminal in "png svg"] {
+  if (panels == 0) { break }
   eval (terminal eq "png" ? do_png : do_svg)
-  set output dir . "/step-5_times." . terminal
+  set output out . "/step-5_times." . terminal
   set logscale xy
   set format x "%.0s%c"
   set format y "10^{%L}"
@@ -59,12 +81,11 @@ do for [terminal in "png svg"] {
   set multiplot layout 1,panels title "step-5: time to restore an image, every method (GPU: " . gpu . ")"
   do for [f = 1:2] {
     file = file_of("times", f)
-    if (has(file)) {
+    if (words(times_list[f]) > 0) {
       set title precision(f)
       cols = cols_of(file)
       first = index_of(cols, "cols") + 1
-      list = with_data(file, first, words(cols))
-      plot for [c in list] file using 1:(column(c + 0)) title label(no_ms(word(cols, c + 0))) \
+      plot for [c in times_list[f]] file using 1:(column(c + 0)) title label(no_ms(word(cols, c + 0))) \
            lc rgb colour(c - first + 1) pt marker(c - first + 1) lw 2
     }
   }
@@ -88,11 +109,25 @@ bar_label(b) = (b == 1 ? "step-4, solves" : b == 2 ? "step-4, inverse" : b == 3 
 # normal, factor, invert, inverse, apply.
 in_route(s, r) = (r eq "solve" ? (s eq "invert" || s eq "inverse" || s eq "apply" ? 0 : 1) : (s eq "solve" ? 0 : 1))
 last_row(file, c) = system(sprintf("awk '!/^#/ && NF && tolower($%d) !~ /nan/ { r = $0 } END { print r }' '%s'", c, file))
+is_nan(v) = (v eq "NaN" || v eq "nan" || v eq "-nan")
+# The row of each precision's panel: none where the course's pipeline never ran (no
+# GPU, or a size too large for the dense matrices).
+array stage_row[2]
 panels = 0
-do for [f = 1:2] { if (has(file_of("stages", f))) { panels = panels + 1 } }
+do for [f = 1:2] {
+  file = file_of("stages", f)
+  stage_row[f] = ""
+  if (has(file)) {
+    c = index_of(cols_of(file), "course_factor_ms")
+    if (has_data(file, c)) { stage_row[f] = last_row(file, c) }
+  }
+  panels = panels + (stage_row[f] ne "")
+}
+if (panels == 0) { skipped = left_out(skipped, "the stages plot (no dense pipeline ran)") }
 do for [terminal in "png svg"] {
+  if (panels == 0) { break }
   eval (terminal eq "png" ? do_png : do_svg)
-  set output dir . "/step-5_stages." . terminal
+  set output out . "/step-5_stages." . terminal
   set style data histograms
   set style histogram rowstacked
   set style fill solid 0.85 border -1
@@ -104,21 +139,30 @@ do for [terminal in "png svg"] {
   set multiplot layout 1,panels title "step-5: the dense pipelines stage by stage (GPU: " . gpu . ")"
   do for [f = 1:2] {
     file = file_of("stages", f)
-    if (has(file)) {
+    row = stage_row[f]
+    if (row ne "") {
       cols = cols_of(file)
-      row = last_row(file, index_of(cols, "course_factor_ms"))
-      set title sprintf("%s, n = %d (a %d x %d image)", precision(f), word(row, 1) + 0, word(row, 2) + 0, word(row, 3) + 0)
+      # A pipeline that did not run at this size (the TF32 one needs more memory than
+      # the others, and runs in float only) gets no bar, and the title says so.
       set print $bars
+      absent = ""
       do for [b = 1:words(pipelines)] {
         line = "\"" . bar_label(b) . "\""
+        ran = 0
         do for [s in stages] {
           c = index_of(cols, word(pipelines, b) . "_" . s . "_ms")
           v = (c > 0 && in_route(s, word(routes, b))) ? word(row, c) : "0"
-          line = line . " " . (v eq "nan" || v eq "NaN" ? "0" : v)
+          ran = ran || (c > 0 && in_route(s, word(routes, b)) && !is_nan(v))
+          line = line . " " . (is_nan(v) ? "0" : v)
         }
-        print line
+        if (ran) { print line } else { absent = absent . (absent eq "" ? "" : ", ") . bar_label(b) }
       }
       unset print
+      set title sprintf("%s, n = %d (a %d x %d image)%s", precision(f), word(row, 1) + 0, word(row, 2) + 0, \
+                        word(row, 3) + 0, absent eq "" ? "" : "\nnot run here: " . absent)
+      if (absent ne "" && terminal eq "png") {
+        skipped = left_out(skipped, sprintf("the stages of %s (%s, n = %d: not run)", absent, precision(f), word(row, 1) + 0))
+      }
       plot for [i = 1:7] $bars using i + 1:xtic(1) title stage_label(word(stages, i)) lc rgb colour(i)
       undefine $bars
     }
@@ -136,7 +180,10 @@ unset key; unset tics; unset border; unset colorbox; unset xlabel; unset ylabel
 set size ratio -1
 set palette gray
 set datafile missing "NaN"
-picture_methods = "original degraded dense_course_solve dense_cusolver band_course_solve cg fft_periodic fft_mirrored"
+# The first eight of these that the run wrote: the GPU's methods, then the CPU's (all
+# that a run without a GPU has).
+picture_methods = "original degraded dense_course_solve dense_cusolver band_course_solve cg fft_periodic fft_mirrored " . \
+                  "gauss_seidel cholmod"
 psnr_in(file, rows, name) = system(sprintf("awk -v want=%d -v name=%s '/^# n / { for (i = 2; i <= NF; ++i) if ($i == name \"_psnr\") c = i - 1 } !/^#/ && NF && $2 == want { print $c }' '%s'", rows, name, file))
 picture_title(m, psnr) = (m eq "original" ? "original\n " : \
                           sprintf("%s\n%s", (m eq "degraded" ? "degraded" : label(m)), \
@@ -149,25 +196,30 @@ do for [figure = 1:2] {
     side = 0
     do for [s in sides] { if (s + 0 <= 128 && s + 0 > side) { side = s + 0 } }
     stem = dir . "/images/" . sprintf("s%03d_float_", side)
-    output = dir . "/step-5_phantom.png"
+    output = out . "/step-5_phantom.png"
     heading = sprintf("step-5: the %d x %d phantom, float", side, side)
   } else {
     quality = dir . "/image_quality_float.dat"
     side = has(quality) ? system(sprintf("awk '!/^#/ && NF { print $2 }' '%s'", quality)) + 0 : 0
     stem = dir . "/images/image_float_"
-    output = dir . "/step-5_image.png"
+    output = out . "/step-5_image.png"
     heading = "step-5: an image of your own (--image), float"
   }
   if (side > 0 && has(stem . "original.png")) {
     set output output
     set multiplot layout 2,4 title heading . " (GPU: " . gpu . ")"
+    drawn = 0
     do for [m in picture_methods] {
       picture = stem . m . ".png"
-      if (has(picture)) {
+      if (drawn < 8 && has(picture)) {
         set title picture_title(m, m eq "original" ? "" : psnr_in(quality, side, m)) noenhanced
         plot picture binary filetype=png with rgbimage
+        drawn = drawn + 1
       }
     }
     unset multiplot
+  } else {
+    skipped = left_out(skipped, figure == 1 ? "the phantom's images (none written)" : "step-5_image.png (no --image run)")
   }
 }
+if (skipped ne "") { print "step-5/plot.gp: left out " . skipped }

@@ -112,6 +112,26 @@ namespace step5
       }
   }
 
+  void report_gain(const std::vector<MethodResult> &results, const lab::Matrix<double> &original,
+                   const lab::Matrix<double> &degraded, double lambda, const std::string &rule)
+  {
+    std::printf("    lambda %g %s", lambda, rule.c_str());
+    const MethodResult *exact = nullptr;
+    for (const MethodResult &m : results)
+      if (!exact && m.failure.empty() && m.solves_normal_equations)
+        exact = &m;
+    if (original.size() == 0)
+      std::printf(": no original, no PSNR\n");
+    else if (!exact)
+      std::printf(": no method of the exact model ran\n");
+    else
+      {
+        const double restored = lab::psnr(original, exact->image), before = lab::psnr(original, degraded);
+        std::printf(": restored %.2f dB (%s), degraded %.2f dB, gain %+.2f dB\n", restored,
+                    exact->description.c_str(), before, restored - before);
+      }
+  }
+
   void write_image(const std::string &path_without_extension, const lab::Matrix<double> &image)
   {
     lab::write_pgm(path_without_extension + ".pgm", image);

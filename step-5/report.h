@@ -29,6 +29,14 @@ namespace step5
                       const lab::Matrix<double> &degraded, const Tolerances &tolerances, const std::string &label,
                       lab::Checks &checks);
 
+  // The line that closes an image's report: λ, how it was chosen (@p rule: "by the
+  // discrepancy principle", say), and, where the original is known, what restoring
+  // gained over the degraded image in dB of PSNR. The restored PSNR is that of the
+  // first method that solved the exact equations (every such method agrees to about
+  // 0.01 dB); the FFT filters, on another model, do not count.
+  void report_gain(const std::vector<MethodResult> &results, const lab::Matrix<double> &original,
+                   const lab::Matrix<double> &degraded, double lambda, const std::string &rule);
+
   // Writes original (if known), degraded and every method's image into @p folder as
   // PREFIX_NAME.pgm (and .png).
   void write_images(const std::string &folder, const std::string &prefix, const lab::Matrix<double> &original,

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <iostream>
+#include <string>
+#include <vector>
 
 namespace lab
 {
@@ -41,9 +43,29 @@ namespace lab
 
   void add_common_options(CLI::App &app, CommonOptions &options)
   {
-    app.add_option("--sizes", options.sizes, "Matrix sizes, comma-separated")
-      ->delimiter(',')
-      ->check(positive_integer)
+    // CLI11 splits a list at its delimiter itself, but drops the empty pieces: "3,,4"
+    // would run sizes 3 and 4 without a word about the slip. So --sizes takes the
+    // words as typed and splits them here, where an empty piece is an error.
+    app
+      .add_option_function<std::vector<std::string>>(
+        "--sizes",
+        [&options](const std::vector<std::string> &words) {
+          options.sizes.clear();
+          for (const std::string &word : words)
+            for (std::size_t start = 0; start <= word.size();)
+              {
+                const std::size_t comma = std::min(word.find(',', start), word.size());
+                std::string piece = word.substr(start, comma - start);
+                if (piece.empty())
+                  throw CLI::ValidationError("--sizes", "'" + word + "' has an empty size (a comma too many)");
+                const std::string error = positive_integer(piece);
+                if (!error.empty())
+                  throw CLI::ValidationError("--sizes", error);
+                options.sizes.push_back(std::stoi(piece));
+                start = comma + 1;
+              }
+        },
+        "Matrix sizes, comma-separated")
       ->type_name("N,N,...");
     app.add_option("--max-size", options.max_size, "End the default sweep at this size (cut, or extended by doubling)")
       ->check(positive_integer)

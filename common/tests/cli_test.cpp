@@ -113,6 +113,10 @@ TEST_CASE("cli: a bad argument gives exit code 2, one error line naming it, the 
     {{"--sizes", "2.5"}, "--sizes", "2.5"},
     {{"--sizes", "64,-3"}, "--sizes", "-3"},
     {{"--sizes", "64,x,128"}, "--sizes", "x"},
+    // An empty size between, before or after the commas is a slip, not a list of two.
+    {{"--sizes", "3,,4"}, "--sizes", "3,,4"},
+    {{"--sizes", "3,"}, "--sizes", "3,"},
+    {{"--sizes", ",3"}, "--sizes", ",3"},
     {{"--max-size", "0"}, "--max-size", "0"},
     {{"--precision", "half"}, "--precision", "half"},
     {{"--reps", "0"}, "--reps", "0"},

@@ -181,4 +181,15 @@ namespace step5
         sum += x(r, c) * x(r, c);
     return std::sqrt(sum);
   }
+
+  double backward_error_of(const Psf &psf, const lab::Matrix<double> &b, const lab::Matrix<double> &m_f,
+                           double lambda, const lab::Matrix<double> &f)
+  {
+    lab::Matrix<double> residual(f.rows(), f.cols());
+    for (int r = 0; r < f.rows(); ++r)
+      for (int c = 0; c < f.cols(); ++c)
+        residual(r, c) = b(r, c) - m_f(r, c) - lambda * f(r, c);
+    const double a_norm = absolute_sum(psf) * absolute_sum(psf) + lambda;
+    return norm(residual) / (a_norm * norm(f) + norm(b));
+  }
 } // namespace step5

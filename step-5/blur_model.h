@@ -84,4 +84,15 @@ namespace step5
 
   // ‖x‖, the Euclidean norm of an image read as the vector of its pixels.
   double norm(const lab::Matrix<double> &x);
+
+  // @sect3{How well an image solves its equations}
+  //
+  // The backward error of f for equations (M + λI) f = b, given M f:
+  // @f[ \eta = \frac{\|b - M f - \lambda f\|}{(\|p\|_1^2 + \lambda)\,\|f\| + \|b\|}, @f]
+  // with ‖p‖₁² a bound on ‖M‖ for every M of this step (HᵀH, the thesis' HHᵀ, and the
+  // FFT filters' periodic CᵀC). Every method is checked by it, computed here in double
+  // from its image, never from what the method reports about itself (restoration.h).
+  // NaN in f gives NaN.
+  double backward_error_of(const Psf &psf, const lab::Matrix<double> &b, const lab::Matrix<double> &m_f,
+                           double lambda, const lab::Matrix<double> &f);
 } // namespace step5

@@ -47,6 +47,14 @@ namespace step5
     // f = the filtered g (both rows × cols images on the device).
     void apply(T lambda, const T *g, T *f);
 
+    // The whole result of the last apply() on the transforms' grid, of which f is the
+    // top-left part: extended_rows() × extended_cols() (twice the image's for the
+    // mirrored filter). Its check needs it: that is where the filter's own equations
+    // hold (fft_model.h).
+    const lab::DeviceBuffer<T> &extended_result() const { return extended_; }
+    int extended_rows() const { return extended_rows_; }
+    int extended_cols() const { return extended_cols_; }
+
   private:
     int rows_, cols_, extended_rows_, extended_cols_;
     lab::DeviceBuffer<T> extended_;               // g, extended; then the result

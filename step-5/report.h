@@ -23,6 +23,13 @@ namespace step5
     double inverse; // the explicit inverse
   };
 
+  // Checks one method's result, records the check in @p checks under @p label, and
+  // returns the text of its console column: a failure's reason, or η (for the
+  // equations the method solves: restoration.h) against its tolerance, beside the
+  // reported residual and the iterations of an iterative method. NaN never passes.
+  std::string check_method(const MethodResult &m, const Tolerances &tolerances, const std::string &label,
+                           lab::Checks &checks);
+
   // Prints one line per method and records its check in @p checks under @p label;
   // the PSNR column is left out when @p original is empty.
   void report_methods(const std::vector<MethodResult> &results, const lab::Matrix<double> &original,

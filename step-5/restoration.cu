@@ -4,6 +4,7 @@
 #include "blur_model.h"
 #include "conjugate_gradients.h"
 #include "fft_filter.h"
+#include "fft_model.h"
 #include "gauss_seidel.h"
 #include "sparse_cholesky.h"
 
@@ -47,31 +48,39 @@ namespace step5
 
   namespace
   {
-    // η of @p f, given b = Hᵀg (computed once for all the methods of an image).
-    double backward_error_for(const Psf &psf, const lab::Matrix<double> &b, double lambda,
-                              const lab::Matrix<double> &f)
+    // η of @p f for @p equations, given g and b = Hᵀg (computed once for all the
+    // methods of an image).
+    double backward_error_for(const Psf &psf, const lab::Matrix<double> &degraded, const lab::Matrix<double> &b,
+                              double lambda, const lab::Matrix<double> &f, Equations equations)
     {
-      const lab::Matrix<double> af = blur_transpose(psf, blur(psf, f));
-      lab::Matrix<double> residual(f.rows(), f.cols());
-      for (int r = 0; r < f.rows(); ++r)
-        for (int c = 0; c < f.cols(); ++c)
-          residual(r, c) = b(r, c) - af(r, c) - lambda * f(r, c);
-      const double a_norm = absolute_sum(psf) * absolute_sum(psf) + lambda;
-      return norm(residual) / (a_norm * norm(f) + norm(b));
+      switch (equations)
+        {
+        case Equations::normal:
+          return backward_error_of(psf, b, blur_transpose(psf, blur(psf, f)), lambda, f);
+        case Equations::thesis:
+          return backward_error_of(psf, b, blur(psf, blur_transpose(psf, f)), lambda, f);
+        case Equations::periodic:
+          return periodic_backward_error(psf, degraded, lambda, f);
+        case Equations::mirrored:
+          break;
+        }
+      return periodic_backward_error(psf, mirrored_extension(degraded), lambda, f);
     }
   } // namespace
 
   double backward_error(const Psf &psf, const lab::Matrix<double> &degraded, double lambda,
-                        const lab::Matrix<double> &f)
+                        const lab::Matrix<double> &f, Equations equations)
   {
-    return backward_error_for(psf, blur_transpose(psf, degraded), lambda, f);
+    return backward_error_for(psf, degraded, blur_transpose(psf, degraded), lambda, f, equations);
   }
 
   // @sect3{Running the methods}
   //
   // The degraded image and the PSF go to the device once; every GPU method reads them
   // from there and writes its f into one of two images (the dense pipelines make two
-  // at a time, one per route).
+  // at a time, one per route). Both are poisoned (NaN) before every run of every
+  // method, so that a method that writes nothing shows NaN instead of the image the
+  // method before it left.
   template <typename T>
   struct DeviceProblem
   {
@@ -85,6 +94,12 @@ namespace step5
       lab::Matrix<T> values(rows, cols);
       image.download(values);
       return lab::convert<double>(values);
+    }
+
+    void poison_outputs()
+    {
+      f.poison();
+      second_f.poison();
     }
 
     int rows, cols;
@@ -204,6 +219,7 @@ namespace step5
     const float lambda = static_cast<float>(options.lambda);
     const auto solve_system = [&](const float *a, const float *b, float *f) { return solver.solve(a, b, f); };
     const DenseTimes times = median_times(options.dense_reps, [&] {
+      problem.poison_outputs();
       return pipeline.run_with_solver(problem.psf, lambda, problem.g.data(), step4::gemm_tf32, solve_system,
                                       problem.f.data());
     });
@@ -237,6 +253,7 @@ namespace step5
     for (const Products &p : products)
       {
         const DenseTimes times = median_times(options.dense_reps, [&] {
+          problem.poison_outputs();
           return pipeline.run(problem.psf, lambda, problem.g.data(), p.gemm, problem.f.data(),
                               problem.second_f.data());
         });
@@ -245,15 +262,18 @@ namespace step5
         finish(named("dense_" + p.name + "_inverse", "dense, " + p.description + ", inverse (thesis)"),
                times, problem.second_f, true);
       }
-    const DenseTimes vendor = median_times(
-      options.dense_reps, [&] { return pipeline.run_vendor(problem.psf, lambda, problem.g.data(), cublas, problem.f.data()); });
+    const DenseTimes vendor = median_times(options.dense_reps, [&] {
+      problem.poison_outputs();
+      return pipeline.run_vendor(problem.psf, lambda, problem.g.data(), cublas, problem.f.data());
+    });
     finish(named("dense_cusolver", "dense, cuBLAS + cuSOLVER potrf/potrs"), vendor, problem.f, false);
     if (options.thesis_formula)
       {
+        problem.poison_outputs();
         const DenseTimes thesis = pipeline.run_thesis_formula(problem.psf, lambda, problem.g.data(), cublas,
                                                               problem.f.data());
         MethodResult result = named("thesis_formula", "thesis' formula (HH^T + lambda I)^-1 H^T g");
-        result.solves_normal_equations = false;
+        result.equations = Equations::thesis;
         finish(std::move(result), thesis, problem.f, false);
       }
   }
@@ -266,7 +286,10 @@ namespace step5
   {
     const T lambda = static_cast<T>(options.lambda);
     BandPipeline<T> pipeline(psf, problem.rows, problem.cols, lab::Gemm<T>(step4::gemm));
-    const auto run = [&] { return pipeline.run(problem.psf, lambda, problem.g.data(), problem.f.data()); };
+    const auto run = [&] {
+      problem.poison_outputs();
+      return pipeline.run(problem.psf, lambda, problem.g.data(), problem.f.data());
+    };
     if (options.band_reps > 1)
       run();
     const DenseTimes times = median_times(options.band_reps, run);
@@ -292,10 +315,13 @@ namespace step5
     return result;
   }
 
-  // The FFT filter on one boundary model (it solves other equations: no residual).
+  // The FFT filter on one boundary model: it solves the equations of that model
+  // (fft_model.h). The mirrored filter's η is computed here, from its whole result on
+  // the extension (of which its image must be the top-left part, else η is NaN); the
+  // others' at the end, with every method's.
   template <typename T>
   MethodResult run_fft_method(DeviceProblem<T> &problem, const Psf &psf, FftBoundary boundary,
-                              const RestoreOptions &options)
+                              const lab::Matrix<double> &degraded, const RestoreOptions &options)
   {
     const T lambda = static_cast<T>(options.lambda);
     FftFilter<T> filter(psf, problem.rows, problem.cols, boundary);
@@ -304,7 +330,19 @@ namespace step5
       problem, options.reps,
       named(periodic ? "fft_periodic" : "fft_mirrored", periodic ? "FFT filter, periodic" : "FFT filter, mirrored extension"),
       [&](T *f) { filter.apply(lambda, problem.g.data(), f); });
-    result.solves_normal_equations = false;
+    result.equations = periodic ? Equations::periodic : Equations::mirrored;
+    if (!periodic)
+      {
+        lab::Matrix<T> values(filter.extended_rows(), filter.extended_cols());
+        filter.extended_result().download(values);
+        const lab::Matrix<double> whole = lab::convert<double>(values);
+        bool cropped = true;
+        for (int r = 0; r < problem.rows; ++r)
+          for (int c = 0; c < problem.cols; ++c)
+            cropped = cropped && whole(r, c) == result.image(r, c);
+        result.backward_error = cropped ? backward_error(psf, degraded, options.lambda, whole, Equations::mirrored)
+                                        : std::numeric_limits<double>::quiet_NaN();
+      }
     return result;
   }
 
@@ -339,7 +377,7 @@ namespace step5
           results.push_back(run_cg_method(problem, options));
         if (options.fft)
           for (const FftBoundary boundary : {FftBoundary::periodic, FftBoundary::mirrored})
-            results.push_back(run_fft_method(problem, psf, boundary, options));
+            results.push_back(run_fft_method(problem, psf, boundary, degraded, options));
       }
 
     // The CPU methods share A, as a stencil (blur_model.h: the course's CPU reference,
@@ -382,9 +420,12 @@ namespace step5
           }
       }
 
+    // η of every image for the equations its method solves (the mirrored filter's is
+    // done): every check of a method rests on it.
     for (MethodResult &result : results)
-      if (result.failure.empty() && result.solves_normal_equations)
-        result.backward_error = backward_error_for(psf, b, options.lambda, result.image);
+      if (result.failure.empty() && result.equations != Equations::mirrored)
+        result.backward_error =
+          backward_error_for(psf, degraded, b, options.lambda, result.image, result.equations);
     return results;
   }
 

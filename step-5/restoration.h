@@ -4,12 +4,15 @@
 // The program restores each degraded image with every method of the step and
 // compares them; this is the one place that knows the list. Each method gives back
 // its image, its time (and the dense ones their stages), and how well it solved the
-// equations: for the direct methods the backward error of the normal equations,
+// equations: the backward error of the normal equations,
 // @f[ \eta = \frac{\|b - A f\|}{\|A\|\,\|f\| + \|b\|}, \qquad A = H^TH + \lambda I,\ b = H^Tg, @f]
-// computed on the CPU in double from the stencil (blur_model.h), with ‖A‖ bounded by
-// ‖p‖₁² + λ; for the iterative ones the relative residual they reached. The FFT
-// filters solve other equations (a periodic model) and have no residual here: their
-// PSNR tells what that costs.
+// computed on the CPU in double from the model (blur_model.h), with ‖A‖ bounded by
+// ‖p‖₁² + λ, for every method, never taken from what a method says about itself;
+// the iterative ones also report the relative residual they reached, which is checked
+// beside η. The thesis' formula and the FFT filters solve other equations, and η is
+// that of their own: (HHᵀ + λI) f = Hᵀg, and the periodic model of fft_model.h. That
+// checks that each solved what it meant to solve; the PSNR tells what solving the
+// wrong equations costs.
 
 #include "band_pipeline.h"
 #include "dense_pipeline.h"
@@ -45,6 +48,15 @@ namespace step5
     bool use_gpu = true;
   };
 
+  // The equations a method solves, against which its η is computed.
+  enum class Equations
+  {
+    normal,   // (HᵀH + λI) f = Hᵀg: the direct and iterative methods
+    thesis,   // (HHᵀ + λI) f = Hᵀg: the thesis' formula
+    periodic, // the periodic model on the image: the periodic FFT filter
+    mirrored  // the periodic model on the mirrored extension: the mirrored FFT filter
+  };
+
   struct MethodResult
   {
     std::string name;          // e.g. "dense_course_solve": also the image's file name
@@ -55,8 +67,8 @@ namespace step5
     bool has_stages = false;
     SparseCholeskyReport sparse; // the sparse Cholesky's stages and what it found
     bool has_sparse_stages = false;
-    bool solves_normal_equations = true; // false for the FFT filters
-    double backward_error = 0; // η above (methods that solve the normal equations)
+    Equations equations = Equations::normal;
+    double backward_error = 0; // η above, for the method's own equations
     IterationReport iterations; // CG and Gauss–Seidel
     bool iterative = false;
     double tolerance = 0;      // the iterative methods' stopping tolerance, or a direct
@@ -86,7 +98,9 @@ namespace step5
   std::vector<MethodResult> restore_with_every_method(const Psf &psf, const lab::Matrix<double> &degraded,
                                                       const RestoreOptions &options, lab::Cublas *cublas);
 
-  // η of @p f for the normal equations of @p psf, @p degraded and λ.
+  // η of @p f for @p equations of @p psf, @p degraded and λ, as the checks compute it;
+  // for Equations::mirrored, @p f is the filter's whole result on the extension
+  // (FftFilter::extended_result).
   double backward_error(const Psf &psf, const lab::Matrix<double> &degraded, double lambda,
-                        const lab::Matrix<double> &f);
+                        const lab::Matrix<double> &f, Equations equations = Equations::normal);
 } // namespace step5

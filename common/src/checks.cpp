@@ -1,5 +1,6 @@
 #include <lab/checks.h>
 
+#include <cmath>
 #include <cstdio>
 #include <ostream>
 
@@ -21,7 +22,7 @@ namespace lab
 
   bool Checks::at_least(const std::string &what, double value, double bound)
   {
-    if (value >= bound)
+    if (std::isfinite(value) && value >= bound)
       {
         ++passed_;
         return true;

@@ -5,6 +5,7 @@
 #include "test_support.h"
 
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 using lab_test::contains;
@@ -68,4 +69,15 @@ TEST_CASE("checks: at_least passes for large values and never for NaN")
   std::ostringstream out;
   checks.print_summary(out);
   CHECK(contains(out.str(), "FAIL stable error: 1e-09 < bound 0.001"));
+}
+
+TEST_CASE("planted: an infinite error does not pass as the bad result at_least expects")
+{
+  // step-3's unstable example must show the thesis' pivoting failing by losing digits
+  // (a residual about 0.4); a variant that overflows to +inf, or writes -inf, broke in
+  // another way, and the check must say FAIL instead of "failed as expected".
+  lab::Checks checks;
+  CHECK_FALSE(checks.at_least("overflow", std::numeric_limits<double>::infinity(), 1e-3));
+  CHECK_FALSE(checks.at_least("overflow", -std::numeric_limits<double>::infinity(), -1));
+  CHECK(checks.failed() == 2);
 }

@@ -1,12 +1,20 @@
 // CPU tests of step-3: the reference triangular inverse against the residual bound and
-// LAPACK, its report of a zero on the diagonal, and lower_triangle.
+// LAPACK, its report of a zero on the diagonal, lower_triangle, and the program's
+// verdicts (result_checks.h) fed wrong answers: every planted fault must FAIL.
+#include "result_checks.h"
 #include "triangular_cpu.h"
 
+#include <cholesky_blocked_cpu.h> // step-2: the program's factor
+
+#include <lab/checks.h>
 #include <lab/lapack.h>
 #include <lab/residuals.h>
 #include <lab/test_matrices.h>
 #include <lab_catch.h>
 
+#include <cmath>
+#include <limits>
+#include <utility>
 #include <vector>
 
 namespace
@@ -72,4 +80,145 @@ TEST_CASE("step-3 CPU: lower_triangle keeps the lower triangle, zeros above")
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 4; ++j)
       CHECK(l(i, j) == (j <= i ? m(i, j) : 0.0));
+}
+
+// @sect3{Planted faults}
+//
+// Each test below gives the program's verdict the right answer first (it must pass,
+// or the test proves nothing) and then a wrong one of the kind a broken kernel
+// produces; the verdict must say FAIL.
+namespace
+{
+  const double not_a_number = std::numeric_limits<double>::quiet_NaN();
+
+  // The program's verdict on an inverse X of L with the info its computation
+  // reported, computed as step-3.cu computes it: the residual only where info is 0.
+  template <typename T>
+  bool inverse_passes(const lab::Matrix<T> &l, const lab::Matrix<T> &x, int info)
+  {
+    const int n = l.rows();
+    const double residual = info == 0 ? lab::inverse_residual(l, x, step3::residual_columns(n)) : not_a_number;
+    lab::Checks checks;
+    return step3::judge(checks, "planted", info, residual, lab::tolerance<T>(step3::residual_constant, n));
+  }
+
+  // The program's L (the Cholesky factor of a random SPD matrix of condition 1e3) and
+  // its inverse by the CPU reference.
+  template <typename T>
+  std::pair<lab::Matrix<T>, lab::Matrix<T>> factor_and_inverse(int n)
+  {
+    lab::Matrix<T> l = lab::random_spd<T>(n, 1e3, 40 + n);
+    step2::cholesky_blocked_cpu(l);
+    l = step3::lower_triangle(l);
+    lab::Matrix<T> x;
+    REQUIRE(step3::invert_lower_cpu(l, x) == 0);
+    REQUIRE(inverse_passes(l, x, 0));
+    return {l, x};
+  }
+
+  template <typename T>
+  void check_planted_inverse_faults()
+  {
+    const int n = 300;
+    CAPTURE(sizeof(T));
+    const auto [l, x] = factor_and_inverse<T>(n);
+    // An entry never written (poisoned: NaN), in the first, a middle and the last row.
+    for (const std::pair<int, int> entry : {std::pair{0, 0}, std::pair{150, 17}, std::pair{n - 1, n - 1}})
+      {
+        CAPTURE(entry.first, entry.second);
+        lab::Matrix<T> wrong = x;
+        wrong(entry.first, entry.second) = std::numeric_limits<T>::quiet_NaN();
+        CHECK_FALSE(inverse_passes(l, wrong, 0));
+      }
+    // One wrong entry: a diagonal entry doubled.
+    lab::Matrix<T> doubled = x;
+    doubled(n / 2, n / 2) *= 2;
+    CHECK_FALSE(inverse_passes(l, doubled, 0));
+    // An unwritten 16 x 16 tile just below the diagonal, in a buffer that happened to
+    // be zero.
+    lab::Matrix<T> hole = x;
+    for (int i = 80; i < 96; ++i)
+      for (int j = 64; j < 80; ++j)
+        hole(i, j) = 0;
+    CHECK_FALSE(inverse_passes(l, hole, 0));
+    // A variant that writes nothing: X and info as poisoned (NaN, -1), and the same X
+    // with an info of 0 (a variant that only sets its info).
+    lab::Matrix<T> poisoned(n, n);
+    for (std::size_t e = 0; e < poisoned.size(); ++e)
+      poisoned.data()[e] = std::numeric_limits<T>::quiet_NaN();
+    CHECK_FALSE(inverse_passes(l, poisoned, -1));
+    CHECK_FALSE(inverse_passes(l, poisoned, 0));
+    // The right X with a singular matrix reported.
+    CHECK_FALSE(inverse_passes(l, x, 1));
+  }
+} // namespace
+
+TEST_CASE("planted: NaN, a wrong entry, an unwritten tile, a variant that writes nothing: the inverse check FAILs")
+{
+  check_planted_inverse_faults<float>();
+  check_planted_inverse_faults<double>();
+}
+
+// 256 right-hand sides, two solutions swapped: the program's solve check looks at every
+// column (solve_residual_columns) and must see it. With the 16 columns it used to
+// sample, the swap of columns 200 and 201 went unseen.
+TEST_CASE("planted: two of 256 solutions swapped: the solve check FAILs")
+{
+  const int n = 64, nrhs = 256;
+  const lab::Matrix<double> a = lab::random_spd<double>(n, 1e3, 7);
+  // X chosen, B = A X: X solves A X = B up to B's rounding.
+  const lab::Matrix<double> x = lab::random_matrix<double>(n, nrhs, 8);
+  lab::Matrix<double> b(n, nrhs);
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < n; ++k)
+      for (int j = 0; j < nrhs; ++j)
+        b(i, j) += a(i, k) * x(k, j);
+  const double tolerance = lab::tolerance<double>(step3::residual_constant, n);
+  const int columns = step3::solve_residual_columns(n, nrhs);
+  CHECK(columns == nrhs);
+  lab::Checks checks;
+  CHECK(step3::judge(checks, "right", 0, lab::solve_residual(a, x, b, columns), tolerance));
+  lab::Matrix<double> swapped = x;
+  for (int i = 0; i < n; ++i)
+    std::swap(swapped(i, 200), swapped(i, 201));
+  CHECK_FALSE(step3::judge(checks, "swapped", 0, lab::solve_residual(a, swapped, b, columns), tolerance));
+  // A solver that returns B instead of X.
+  CHECK_FALSE(step3::judge(checks, "returns b", 0, lab::solve_residual(a, b, b, columns), tolerance));
+}
+
+TEST_CASE("step-3 CPU: every right-hand side is checked up to n = 4096, 64 beyond")
+{
+  CHECK(step3::solve_residual_columns(4096, 256) == 256);
+  CHECK(step3::solve_residual_columns(8192, 256) == 64);
+  CHECK(step3::solve_residual_columns(16384, 1) == 1);
+}
+
+// The unstable example must show the thesis' pivoting failing by the error it
+// predicts (a residual about 0.4, info 0); an inverse never written (NaN), an
+// overflow (+inf) or an info that reports a zero pivot is another failure and must
+// not pass as "expected to fail".
+TEST_CASE("planted: NaN, infinity or a wrong info do not pass the unstable example's check")
+{
+  const double bound = 1e3 * lab::tolerance<float>(step3::residual_constant, 2);
+  lab::Checks checks;
+  CHECK(step3::judge_unstable(checks, "as predicted", 0, 0.4, bound));
+  CHECK_FALSE(step3::judge_unstable(checks, "never written", 0, not_a_number, bound));
+  CHECK_FALSE(step3::judge_unstable(checks, "overflow", 0, std::numeric_limits<double>::infinity(), bound));
+  CHECK_FALSE(step3::judge_unstable(checks, "poisoned info", -1, 0.4, bound));
+  CHECK_FALSE(step3::judge_unstable(checks, "too good", 0, 1e-7, bound));
+}
+
+// --matrix: each computation is judged against the CPU's info. A variant that writes
+// nothing leaves the poisoned info -1 and a NaN inverse; one that reports another
+// column than the CPU's is wrong too.
+TEST_CASE("planted: a variant that writes nothing on your matrix FAILs")
+{
+  const double tolerance = 1e-12;
+  lab::Checks checks;
+  CHECK(step3::judge_against_cpu(checks, "right", 0, 0, 1e-15, tolerance));
+  CHECK_FALSE(step3::judge_against_cpu(checks, "nothing written", 0, -1, not_a_number, tolerance));
+  CHECK_FALSE(step3::judge_against_cpu(checks, "NaN inverse, info 0", 0, 0, not_a_number, tolerance));
+  CHECK_FALSE(step3::judge_against_cpu(checks, "another column", 3, 2, 0, tolerance));
+  // Both say singular at the same column: reported, and a FAIL (nothing inverted).
+  CHECK_FALSE(step3::judge_against_cpu(checks, "singular", 3, 3, 0, tolerance));
 }

@@ -190,13 +190,15 @@ namespace
     CHECK(lab::solve_residual(matrix, x, b, nrhs) <= lab::tolerance<T>(4, n));
   }
 
-  // Forward and back substitution: op(L) X = B for 1 and several right-hand sides.
+  // Forward and back substitution: op(L) X = B for 1 and several right-hand sides:
+  // up to 7, and beyond (8, 33, and the program's 256), where the products' shapes
+  // change; check_solve looks at every right-hand side.
   template <typename T>
   void check_substitution(lab::Cublas &cublas)
   {
     const lab::Gemm<T> gemm = lab::cublas_gemm_exact<T>(cublas);
     for (const int n : {1, 2, 63, 64, 65, 200, 513})
-      for (const int nrhs : {1, 7})
+      for (const int nrhs : {1, 7, 8, 33, 256})
         for (const lab::Op op : {lab::Op::none, lab::Op::transpose})
           {
             INFO("n = " << n << ", nrhs = " << nrhs << ", " << lab::op_letter(op) << ", " << precision_name(T()));

@@ -124,7 +124,7 @@ namespace
           double diagonal = 0;
           for (int r = 0; r < rows; ++r)
             for (int c = 0; c < cols; ++c)
-              diagonal = std::max(diagonal, magnitude.at(r, c, 0, 0));
+              diagonal = lab::nan_max(diagonal, magnitude.at(r, c, 0, 0));
           const double tolerance = 200 * std::numeric_limits<T>::epsilon() * diagonal;
           const step5::DevicePsf<T> device_psf(psf);
           const int bandwidth = step5::normal_matrix_bandwidth(psf, cols);
@@ -225,8 +225,8 @@ namespace
             zeros_kept = zeros_kept && value == 0;
           else
             {
-              largest_error = std::max(largest_error, std::abs(value - factor(i, j)));
-              largest_entry = std::max(largest_entry, std::abs(factor(i, j)));
+              largest_error = lab::nan_max(largest_error, std::abs(value - factor(i, j)));
+              largest_entry = lab::nan_max(largest_entry, std::abs(factor(i, j)));
             }
         }
     CHECK(zeros_kept);

@@ -4,16 +4,19 @@
 // cuBLAS's SYRK) against the stencil assembled from the PSF,
 // every solver recovering f exactly from noise-free data with λ = 0 on a
 // well-conditioned blur, the dense, cuSOLVER and CG solutions agreeing with λ > 0 on
-// a blurred phantom, the TF32 pipeline within TF32's accuracy, the FFT filter exact
-// for a periodic blur, and the thesis' formula wrong for a motion blur and right for a
-// Gaussian. Float and double. Exits with 77
-// (CTest: skipped) without a GPU.
+// a blurred phantom (every route into its own poisoned image), the TF32 pipeline
+// within TF32's accuracy, every dense pipeline reporting a matrix that is not positive
+// definite, the FFT filters against the exact solutions of their own models, and the
+// thesis' formula against the exact solution of its equations (wrong for a motion
+// blur, right for a Gaussian). Float and double. Exits with 77 (CTest: skipped)
+// without a GPU.
 #include "band_pipeline.h"
 #include "blur_gpu.h"
 #include "blur_model.h"
 #include "conjugate_gradients.h"
 #include "dense_pipeline.h"
 #include "fft_filter.h"
+#include "fft_model.h"
 #include "gram_matrix.h"
 #include "psf.h"
 #include "restoration.h"
@@ -183,7 +186,7 @@ namespace
   template <typename T>
   struct Solutions
   {
-    lab::Matrix<double> dense_solve, dense_inverse, cublas_solve, vendor, thesis, cg, band;
+    lab::Matrix<double> dense_solve, dense_inverse, cublas_solve, cublas_inverse, vendor, thesis, cg, band;
     int cg_iterations = 0;
   };
 
@@ -193,8 +196,10 @@ namespace
     const int rows = g.rows(), cols = g.cols();
     const step5::DevicePsf<T> device_psf(psf);
     lab::DeviceBuffer<T> device_g(lab::convert<T>(g));
+    // Every solver and route writes into an image of its own, poisoned before: one
+    // that writes nothing leaves NaN, never another one's answer.
     std::vector<lab::DeviceBuffer<T>> f;
-    for (int i = 0; i < 7; ++i)
+    for (int i = 0; i < 8; ++i)
       {
         f.emplace_back(g.size());
         f.back().poison();
@@ -204,7 +209,7 @@ namespace
     REQUIRE(pipeline.run(device_psf, T(lambda), device_g.data(), step4::gemm, f[0].data(), f[1].data())
               .failed_column == -1);
     REQUIRE(pipeline.run(device_psf, T(lambda), device_g.data(), lab::cublas_gemm_exact<T>(cublas), f[2].data(),
-                         f[1].data())
+                         f[7].data())
               .failed_column == -1);
     REQUIRE(pipeline.run_vendor(device_psf, T(lambda), device_g.data(), cublas, f[3].data()).failed_column == -1);
     REQUIRE(pipeline.run_thesis_formula(device_psf, T(lambda), device_g.data(), cublas, f[4].data())
@@ -214,11 +219,10 @@ namespace
       cg.solve(device_psf, T(lambda), device_g.data(), f[5].data(), cg_tolerance, 10 * rows * cols);
     CHECK(report.converged);
     Solutions<T> s;
-    // The inverse route ran in the first pipeline run; its f[1] was then overwritten
-    // by the cuBLAS run's inverse route: both are the same algorithm.
     s.dense_solve = download_image(f[0], rows, cols);
     s.dense_inverse = download_image(f[1], rows, cols);
     s.cublas_solve = download_image(f[2], rows, cols);
+    s.cublas_inverse = download_image(f[7], rows, cols);
     s.vendor = download_image(f[3], rows, cols);
     s.thesis = download_image(f[4], rows, cols);
     s.cg = download_image(f[5], rows, cols);
@@ -255,6 +259,7 @@ namespace
     CHECK(relative_difference(s.dense_solve, f) <= tolerance);
     CHECK(relative_difference(s.dense_inverse, f) <= tolerance);
     CHECK(relative_difference(s.cublas_solve, f) <= tolerance);
+    CHECK(relative_difference(s.cublas_inverse, f) <= tolerance);
     CHECK(relative_difference(s.vendor, f) <= tolerance);
     CHECK(relative_difference(s.band, f) <= tolerance);
     // H's singular values lie in [0.7 - 0.3, 0.7 + 0.3] (the centre minus and plus the
@@ -285,6 +290,7 @@ namespace
     CHECK(relative_difference(s.dense_solve, s.vendor) <= tolerance);
     CHECK(relative_difference(s.dense_inverse, s.vendor) <= tolerance);
     CHECK(relative_difference(s.cublas_solve, s.vendor) <= tolerance);
+    CHECK(relative_difference(s.cublas_inverse, s.vendor) <= tolerance);
     CHECK(relative_difference(s.band, s.vendor) <= tolerance);
     CHECK(relative_difference(s.cg, s.vendor) <= std::max(tolerance, cg_error_bound<T>(condition)));
   }
@@ -359,12 +365,54 @@ namespace
     CHECK(band.run(device_psf, 0.0, g.data(), f.data()).failed_column == 0);
   }
 
+  // @sect3{Not positive definite}
+  //
+  // The shift of the band test below, on every dense pipeline: the course's products,
+  // cuBLAS's, cuSOLVER's potrf, and in float the TF32 pipeline's mixed-precision
+  // solve. Each must report the zero pivot at column 0, as LAPACK's info = 1, where
+  // the program would otherwise go on with NaNs.
+  template <typename T>
+  void check_not_positive_definite()
+  {
+    CAPTURE(precision_name(T()));
+    const Psf shift = psf_of({{1, 0, 0}}, "shift");
+    const int rows = 24, cols = 24;
+    const step5::DevicePsf<T> device_psf(shift);
+    lab::DeviceBuffer<T> g(lab::convert<T>(random_image(rows, cols, 2))), f(rows * cols), second_f(rows * cols);
+    lab::Cublas cublas;
+    step5::DensePipeline<T> pipeline(rows, cols, true);
+    CHECK(pipeline.run(device_psf, T(0), g.data(), step4::gemm, f.data(), second_f.data()).failed_column == 0);
+    CHECK(pipeline.run(device_psf, T(0), g.data(), lab::cublas_gemm_exact<T>(cublas), f.data(), second_f.data())
+            .failed_column == 0);
+    CHECK(pipeline.run_vendor(device_psf, T(0), g.data(), cublas, f.data()).failed_column == 0);
+  }
+
+  TEST_CASE("the dense, cuSOLVER and TF32 pipelines report a normal matrix that is not positive definite")
+  {
+    check_not_positive_definite<float>();
+    check_not_positive_definite<double>();
+    const Psf shift = psf_of({{1, 0, 0}}, "shift");
+    const int size = 24, n = size * size;
+    const step5::DevicePsf<float> device_psf(shift);
+    lab::DeviceBuffer<float> g(lab::convert<float>(random_image(size, size, 2))), f(n);
+    lab::Cublas cublas;
+    step5::DensePipeline<float> pipeline(size, size, false);
+    step2::MixedPrecisionSolve solver(n, n, 128, cublas, step4::gemm, step4::gemm_tf32);
+    const step5::DenseTimes times = pipeline.run_with_solver(
+      device_psf, 0.0f, g.data(), step4::gemm_tf32,
+      [&](const float *a, const float *b, float *x) { return solver.solve(a, b, x); }, f.data());
+    CHECK(times.failed_column == 0);
+  }
+
   // @sect3{The thesis' formula}
   //
   // (HHᵀ + λI)⁻¹Hᵀg equals (HᵀH + λI)⁻¹Hᵀg when HᵀH = HHᵀ: a Gaussian is symmetric
   // under a half turn, and then H is symmetric (convolution and correlation agree);
   // a trail (a point moving away from its position during the exposure, to the right
-  // and down) is not.
+  // and down) is not. Whatever the PSF, the formula must solve its own equations: its
+  // result is compared with their exact solution on the CPU (a dense Cholesky solve in
+  // double), to A's condition number times the precision, and its η for them (what the
+  // program checks) must be a solve's.
   template <typename T>
   void check_thesis_formula()
   {
@@ -376,65 +424,94 @@ namespace
     const Solutions<T> symmetric = solve_all<T>(gaussian, step5::blur(gaussian, f), lambda, 1e-5);
     CHECK(relative_difference(symmetric.thesis, symmetric.vendor) <= tolerance);
     const Psf trail = psf_of({{0, 0, 0.4, 0.2, 0.1}, {0, 0, 0, 0.2, 0.1}}, "trail");
-    const Solutions<T> asymmetric = solve_all<T>(trail, step5::blur(trail, f), lambda, 1e-5);
+    const lab::Matrix<double> g = step5::blur(trail, f);
+    const Solutions<T> asymmetric = solve_all<T>(trail, g, lambda, 1e-5);
     CHECK(relative_difference(asymmetric.thesis, asymmetric.vendor) >= 0.01);
+    const lab::Matrix<double> h = matrix_of([&](const Image &x) { return step5::blur(trail, x); }, size, size);
+    const lab::Matrix<double> exact = regularised_solution(outer_gram(h), lambda, step5::blur_transpose(trail, g));
+    const double condition = (1 + lambda) / lambda;
+    CHECK(relative_difference(asymmetric.thesis, exact) <= 10 * condition * epsilon<T>());
+    CHECK(step5::backward_error(trail, g, lambda, asymmetric.thesis, step5::Equations::thesis) <=
+          step5::direct_tolerance(size * size, epsilon<T>() / 2));
   }
 
-  TEST_CASE("the thesis' formula is wrong for a motion blur and right for a Gaussian")
+  TEST_CASE("the thesis' formula solves its own equations: wrong for a motion blur, right for a Gaussian")
   {
     check_thesis_formula<float>();
     check_thesis_formula<double>();
   }
 
-  // @sect3{The FFT filter}
+  // @sect3{The FFT filters}
   //
   // With a periodic blur (wrap-around instead of zero boundary), the periodic filter
   // with λ = 0 inverts it exactly; the well-conditioned PSF keeps p̂ away from zero.
-  lab::Matrix<double> periodic_blur(const Psf &psf, const lab::Matrix<double> &f)
-  {
-    const int rows = f.rows(), cols = f.cols();
-    lab::Matrix<double> g(rows, cols);
-    for (int r = 0; r < rows; ++r)
-      for (int c = 0; c < cols; ++c)
-        for (int u = 0; u < psf.rows(); ++u)
-          for (int v = 0; v < psf.cols(); ++v)
-            {
-              const int sr = ((r - u + psf.centre_row()) % rows + rows) % rows;
-              const int sc = ((c - v + psf.centre_col()) % cols + cols) % cols;
-              g(r, c) += psf.taps(u, v) * f(sr, sc);
-            }
-    return g;
-  }
-
   template <typename T>
-  void check_fft_filter()
+  void check_fft_inverts_periodic_blur()
   {
     CAPTURE(precision_name(T()));
     const int rows = 12, cols = 15;
     const Psf psf = well_conditioned_psf();
     const lab::Matrix<double> f = random_image(rows, cols, 9);
-    lab::DeviceBuffer<T> g(lab::convert<T>(periodic_blur(psf, f))), result(f.size());
+    lab::DeviceBuffer<T> g(lab::convert<T>(step5::periodic_blur(psf, f))), result(f.size());
     result.poison();
     step5::FftFilter<T> filter(psf, rows, cols, step5::FftBoundary::periodic);
     filter.apply(T(0), g.data(), result.data());
     CHECK(relative_difference(download_image(result, rows, cols), f) <= 100 * epsilon<T>());
-
-    // The mirrored filter on a constant image, the periodic extension of which is
-    // constant too: a PSF summing to 1 keeps it, and the filter gives it back.
-    lab::Matrix<double> constant(rows, cols);
-    for (int r = 0; r < rows; ++r)
-      for (int c = 0; c < cols; ++c)
-        constant(r, c) = 0.5;
-    lab::DeviceBuffer<T> flat(lab::convert<T>(constant));
-    step5::FftFilter<T> mirrored(psf, rows, cols, step5::FftBoundary::mirrored);
-    result.poison();
-    mirrored.apply(T(0), flat.data(), result.data());
-    CHECK(max_difference(download_image(result, rows, cols), constant) <= 100 * epsilon<T>());
   }
 
   TEST_CASE("the FFT filter inverts a periodic blur exactly")
   {
-    check_fft_filter<float>();
-    check_fft_filter<double>();
+    check_fft_inverts_periodic_blur<float>();
+    check_fft_inverts_periodic_blur<double>();
+  }
+
+  // With λ > 0 on a random image, each filter against the exact solution of its own
+  // model, solved on the CPU by a dense Cholesky solve in double: the periodic one
+  // solves (CᵀC + λI) f = Cᵀg on the image, the mirrored one the same on the 2R × 2C
+  // reflection of g, of which it returns the top-left part (fft_model.h). Odd, even
+  // and non-square PSFs, none symmetric, so that a flipped, shifted or badly wrapped
+  // PSF, a wrong reflection or a wrong crop shows. The agreement is A's condition
+  // number times the precision; η of the whole result for its model (what the
+  // program checks) a solve's.
+  template <typename T>
+  void check_fft_models()
+  {
+    const int rows = 8, cols = 9;
+    const double lambda = 1e-2;
+    const lab::Matrix<double> g = random_image(rows, cols, 13);
+    lab::DeviceBuffer<T> device_g(lab::convert<T>(g)), result(g.size());
+    for (const Psf &psf : shape_test_psfs())
+      for (const step5::FftBoundary boundary : {step5::FftBoundary::periodic, step5::FftBoundary::mirrored})
+        {
+          const bool periodic = boundary == step5::FftBoundary::periodic;
+          CAPTURE(precision_name(T()), psf.name, periodic);
+          const lab::Matrix<double> extended = periodic ? g : step5::mirrored_extension(g);
+          const int model_rows = extended.rows(), model_cols = extended.cols();
+          const lab::Matrix<double> c = matrix_of([&](const Image &x) { return step5::periodic_blur(psf, x); },
+                                                  model_rows, model_cols);
+          const lab::Matrix<double> exact =
+            regularised_solution(gram(c), lambda, step5::periodic_blur_transpose(psf, extended));
+          lab::Matrix<double> expected(rows, cols);
+          for (int r = 0; r < rows; ++r)
+            for (int col = 0; col < cols; ++col)
+              expected(r, col) = exact(r, col);
+
+          step5::FftFilter<T> filter(psf, rows, cols, boundary);
+          result.poison();
+          filter.apply(T(lambda), device_g.data(), result.data());
+          const double norm = step5::absolute_sum(psf) * step5::absolute_sum(psf);
+          const double condition = (norm + lambda) / lambda;
+          CHECK(relative_difference(download_image(result, rows, cols), expected) <= 10 * condition * epsilon<T>());
+          const lab::Matrix<double> whole = download_image(filter.extended_result(), model_rows, model_cols);
+          CHECK(step5::backward_error(psf, g, lambda, whole,
+                                      periodic ? step5::Equations::periodic : step5::Equations::mirrored) <=
+                step5::direct_tolerance(rows * cols, epsilon<T>() / 2));
+        }
+  }
+
+  TEST_CASE("each FFT filter gives the exact solution of its own model, random image, lambda > 0")
+  {
+    check_fft_models<float>();
+    check_fft_models<double>();
   }
 } // namespace

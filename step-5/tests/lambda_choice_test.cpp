@@ -75,7 +75,7 @@ namespace
     REQUIRE(a.size() == b.size());
     double largest = 0;
     for (std::size_t i = 0; i < a.size(); ++i)
-      largest = std::max(largest, std::abs(a[i] - b[i]));
+      largest = lab::nan_max(largest, std::abs(a[i] - b[i]));
     return largest;
   }
 

@@ -5,6 +5,7 @@
 
 #include <cholesky_cpu.h> // step-1: the CPU Cholesky
 
+#include <lab/compare.h>
 #include <lab/matrix.h>
 #include <lab/program.h>
 #include <lab/random.h>
@@ -101,6 +102,8 @@ namespace step5_test
     return dense;
   }
 
+  // max |a − b| over the pixels; NaN when any pixel is NaN (lab/compare.h), so that
+  // a pixel never written (poisoned) fails every comparison with a tolerance.
   inline double max_difference(const Image &a, const Image &b)
   {
     REQUIRE(a.rows() == b.rows());
@@ -108,7 +111,7 @@ namespace step5_test
     double largest = 0;
     for (int r = 0; r < a.rows(); ++r)
       for (int c = 0; c < a.cols(); ++c)
-        largest = std::max(largest, std::abs(a(r, c) - b(r, c)));
+        largest = lab::nan_max(largest, std::abs(a(r, c) - b(r, c)));
     return largest;
   }
 
@@ -151,6 +154,26 @@ namespace step5_test
     return c;
   }
 
+  // The n × n matrix of a linear operation on rows × cols images (n = rows·cols):
+  // column j is the operation applied to the image whose pixel j is one and the
+  // others zero. The tests build the blur's and the periodic blur's matrices so.
+  template <typename Operation>
+  Image matrix_of(Operation operation, int rows, int cols)
+  {
+    const int n = rows * cols;
+    Image matrix(n, n);
+    Image unit(rows, cols);
+    for (int j = 0; j < n; ++j)
+      {
+        unit(j / cols, j % cols) = 1;
+        const Image column = stacked(operation(unit));
+        unit(j / cols, j % cols) = 0;
+        for (int i = 0; i < n; ++i)
+          matrix(i, j) = column(i, 0);
+      }
+    return matrix;
+  }
+
   // Solves A X = B for a symmetric positive definite A, every column of B: step-1's
   // Cholesky A = LLᵀ, then L Y = B and Lᵀ X = Y by substitution.
   inline Image cholesky_solve(Image a, Image b)
@@ -174,4 +197,19 @@ namespace step5_test
       }
     return b;
   }
+
+  // The exact solution (a dense Cholesky solve in double) of (M + λI) f = b for a
+  // symmetric positive semidefinite n × n matrix M and λ > 0, b and f rows × cols
+  // images: the oracle of every filter and formula the tests check against its own
+  // equations (M = CᵀC of the periodic blur, HHᵀ of the thesis' formula).
+  inline Image regularised_solution(Image m, double lambda, const Image &b)
+  {
+    for (int i = 0; i < m.rows(); ++i)
+      m(i, i) += lambda;
+    return unstacked(cholesky_solve(m, stacked(b)), b.rows(), b.cols());
+  }
+
+  // MᵀM, and M Mᵀ, of a dense matrix.
+  inline Image gram(const Image &m) { return product(lab::transposed(m), m); }
+  inline Image outer_gram(const Image &m) { return product(m, lab::transposed(m)); }
 } // namespace step5_test

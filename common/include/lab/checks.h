@@ -21,7 +21,10 @@ namespace lab
     bool at_most(const std::string &what, double value, double tolerance);
 
     /// Records the check `value >= bound`: for a result that must be bad, such as an
-    /// unstable method's error on the matrix that breaks it. NaN never passes.
+    /// unstable method's error on the matrix that breaks it. The value must also be a
+    /// finite number: NaN (an output never written) and ±∞ (an overflow, a division by
+    /// zero) say that the computation broke in some other way than the one the check
+    /// expects, so they never pass.
     bool at_least(const std::string &what, double value, double bound);
 
     /// Records a check that failed for a reason other than a number (a matrix that

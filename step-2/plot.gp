@@ -211,8 +211,9 @@ if (panels == 0) {
 }
 
 # ---------------------------------- 4: variant 6, the mixed-precision solve
-# Left: time to solution (spotrf + spotrs; variant 6 with its rounds; its TF32
-# factorisation alone). Right: the backward error of both solutions.
+# Left: time to solution (spotrf + spotrs; cuSOLVER's IRS solver, where the table has
+# it; variant 6 with its rounds; its TF32 factorisation alone). Right: the backward
+# errors of the solutions.
 if (!has(mixed_file)) {
   skipped = left_out(skipped, "the mixed-precision plot")
 } else {
@@ -220,6 +221,14 @@ if (!has(mixed_file)) {
   c_vendor = index_of(cols, "spotrf_spotrs_ms"); c_mixed = index_of(cols, "mixed_ms")
   c_factor = index_of(cols, "tf32_factor_ms"); c_rounds = index_of(cols, "rounds")
   c_error_vendor = index_of(cols, "error_spotrs"); c_error_mixed = index_of(cols, "error_mixed")
+  # cuSOLVER's IRS solver: a curve where the table has its columns (tables written
+  # before it was measured do not).
+  c_irs = index_of(cols, "irs_ms"); c_error_irs = index_of(cols, "error_irs")
+  # Without them the curve repeats spotrf + spotrs's, drawn in its colour, and the key
+  # says so.
+  if (c_irs == 0) { skipped = left_out(skipped, "cuSOLVER IRS (not in " . mixed_file . ")") }
+  irs_title = c_irs > 0 ? "cuSOLVER IRS (TF32 LU, refined)" : "(cuSOLVER IRS: not in this table)"
+  irs_colour = c_irs > 0 ? "gray40" : "black"
   # Undo the settings of the bar chart above.
   set yrange [*:*]; set ytics autofreq; set xtics autofreq; set grid xtics ytics
   set style fill empty; set xlabel offset 0,0; set offsets 0, 0, 0, 0
@@ -237,18 +246,21 @@ if (!has(mixed_file)) {
     set format y "10^{%L}"
     set xlabel "matrix size n"
     set key inside top left noenhanced
-    set multiplot layout 1,2 title "step-2: A x = b in float, variant 6 (TF32 trailing update + iterative refinement) against spotrf + spotrs (GPU: " . gpu_of(mixed_file) . ")"
+    set multiplot layout 1,2 title "step-2: A x = b in float, variant 6 (TF32 trailing update + iterative refinement) against spotrf + spotrs and cuSOLVER IRS (GPU: " . gpu_of(mixed_file) . ")"
     set title "time to solution (label: refinement rounds)"
     set ylabel "milliseconds"
     plot mixed_file using 1:c_vendor title "cuSOLVER spotrf + spotrs" lw 3.5 pt 7 lc rgb "black", \
          mixed_file using 1:c_mixed title "variant 6: copy, TF32 factor, rounds" lw 2 pt 4 lc rgb colour(6), \
          mixed_file using 1:c_mixed:(sprintf("%d", column(c_rounds))) with labels offset 0,-1 notitle, \
-         mixed_file using 1:c_factor title "variant 6: the TF32 factorisation alone" lw 2 dt 2 pt 6 lc rgb colour(6)
+         mixed_file using 1:c_factor title "variant 6: the TF32 factorisation alone" lw 2 dt 2 pt 6 lc rgb colour(6), \
+         mixed_file using 1:(c_irs > 0 ? column(c_irs) : column(c_vendor)) title irs_title lw 2.5 dt 3 pt 5 lc rgb irs_colour
     set title "backward error ||b - A x|| / (||A||_F ||x||)"
     set ylabel "backward error"
     set key inside bottom left
     plot mixed_file using 1:c_error_vendor title "cuSOLVER spotrf + spotrs" lw 3.5 pt 7 lc rgb "black", \
-         mixed_file using 1:c_error_mixed title "variant 6, refined" lw 2 pt 4 lc rgb colour(6)
+         mixed_file using 1:c_error_mixed title "variant 6, refined" lw 2 pt 4 lc rgb colour(6), \
+         mixed_file using 1:(c_irs > 0 ? column(c_error_irs) : column(c_error_vendor)) title irs_title lw 2.5 dt 3 \
+           pt 5 lc rgb irs_colour
     unset multiplot
     unset output
   }

@@ -28,6 +28,7 @@
 #include "cholesky_blocked_cpu.h"
 #include "cholesky_variants.h"
 #include "cusolver_cholesky.h"
+#include "cusolver_mixed_precision.h"
 #include "variants/6_mixed_precision_solve.cuh"
 #include "variants/diagonal_block_one_kernel.cuh"
 
@@ -312,8 +313,9 @@ namespace step2
 
   // @sect3{Variant 6: solving A x = b in mixed precision}
   //
-  // Time to solution for one right-hand side: cuSOLVER's spotrf + spotrs against
-  // variant 6 (the copy of A it factorises, the TF32 factorisation, the refinement
+  // Time to solution for one right-hand side: cuSOLVER's spotrf + spotrs (LOWER, the
+  // factor as potrf left it) and cuSOLVER's own mixed-precision solver against variant
+  // 6 (the copy of A it factorises, the TF32 factorisation, the refinement
   // rounds), each the median of `reps` runs, and the factorisation alone. The backward
   // errors ‖b − A x‖/(‖A‖_F ‖x‖) are computed in double on the host. The check: the
   // refined solution's error below √n ε, LAPACK's test for an FP32 solve (`dsposv`);
@@ -345,6 +347,23 @@ namespace step2
       });
     const double vendor_error = error();
 
+    // The vendor's own mixed-precision solver on the same system (see
+    // cusolver_mixed_precision.h): LU in TF32, refined to FP32 accuracy; A restored
+    // before each run (it is left as it was only when the refinement converged).
+    CusolverMixedPrecision irs(n);
+    int irs_iterations = 0;
+    const double irs_ms = lab::median_gpu_milliseconds(
+      reps,
+      [&] { irs_iterations = irs.solve(device.work.data(), b_device.data(), x_device.data(), device.info.data()); },
+      [&] {
+        device.work.copy_from_device(device.pristine);
+        device.info.poison();
+        x_device.poison();
+      });
+    int irs_info = -1;
+    device.info.copy_to_host(&irs_info, 1);
+    const double irs_error = irs_info == 0 ? error() : std::nan("");
+
     MixedPrecisionSolve solver(n, a.ld(), panel_width, cublas);
     int info = 0;
     const double mixed_ms = lab::median_gpu_milliseconds(
@@ -357,19 +376,26 @@ namespace step2
     const double factor_residual = residual(a, factor);
 
     const double bound = std::sqrt(double(n)) * std::numeric_limits<float>::epsilon();
-    std::printf("  variant 6, A x = b: spotrf+spotrs %s ms (error %.1e); TF32 factor %s ms (residual %.1e)"
-                " + %d rounds: %s ms, %.2fx (error %.1e, %.1fx spotrs's)\n",
-                lab::format_milliseconds(vendor_ms).c_str(), vendor_error,
+    std::printf("  variant 6, A x = b: spotrf+spotrs (LOWER) %s ms (error %.1e); cuSOLVER IRS (TF32 LU, %d"
+                " iterations%s) %s ms (error %.1e); TF32 factor %s ms (residual %.1e) + %d rounds: %s ms, %.2fx"
+                " spotrf+spotrs, %.2fx IRS (error %.1e, %.1fx spotrs's)\n",
+                lab::format_milliseconds(vendor_ms).c_str(), vendor_error, irs_iterations,
+                irs_iterations < 0 ? ": fell back to FP32" : "", lab::format_milliseconds(irs_ms).c_str(), irs_error,
                 lab::format_milliseconds(factor_ms).c_str(), factor_residual, solver.rounds(),
-                lab::format_milliseconds(mixed_ms).c_str(), vendor_ms / mixed_ms, mixed_error,
+                lab::format_milliseconds(mixed_ms).c_str(), vendor_ms / mixed_ms, irs_ms / mixed_ms, mixed_error,
                 mixed_error / vendor_error);
+    if (irs_info != 0)
+      checks.fail(context + " cuSOLVER IRS", "info = " + std::to_string(irs_info) + " on a positive definite matrix");
+    else
+      checks.at_most(context + " cuSOLVER IRS error", irs_error, bound);
     if (info != 0)
       checks.fail(context + " 6_mixed_precision_solve", "info = " + std::to_string(info) +
                                                            " on a positive definite matrix");
     else
       checks.at_most(context + " 6_mixed_precision_solve error", mixed_error, bound);
-    return {double(n), vendor_ms, mixed_ms, factor_ms, double(solver.rounds()), vendor_error,
-            mixed_error, factor_residual};
+    return {double(n),       vendor_ms,   mixed_ms, factor_ms,         double(solver.rounds()),
+            vendor_error,    mixed_error, factor_residual, irs_ms, double(irs_iterations),
+            irs_error};
   }
 
   // @sect3{One size: every factorisation, checked and timed}
@@ -481,8 +507,8 @@ namespace step2
     lab::Table table(columns);
     lab::Table breakdown_table({"n", "factorize_diagonal_block_ms", "strip_update_ms",
                                 "diag_update_ms", "lo_update_ms"});
-    lab::Table mixed_table({"n", "spotrf_spotrs_ms", "mixed_ms", "tf32_factor_ms", "rounds",
-                            "error_spotrs", "error_mixed", "residual_tf32_factor"});
+    lab::Table mixed_table({"n", "spotrf_spotrs_ms", "mixed_ms", "tf32_factor_ms", "rounds", "error_spotrs",
+                            "error_mixed", "residual_tf32_factor", "irs_ms", "irs_iterations", "error_irs"});
 
     std::unique_ptr<lab::Cublas> cublas;
     if (settings.use_gpu)
@@ -536,7 +562,8 @@ namespace step2
           {
             mixed_table.write(dir + "mixed_precision_float.dat",
                               {"step-2 (variant 6: A x = b with a TF32 trailing update and iterative "
-                               "refinement, against spotrf + spotrs)",
+                               "refinement, against spotrf + spotrs with LOWER and cuSOLVER's IRS solver "
+                               "cusolverDnIRSXgesv, TF32 LU, classical refinement, default tolerance)",
                                gpu, precision, settings.options.reps,
                                {"times in milliseconds (median); error = ||b - A x||_2 / (||A||_F ||x||_2) "
                                 "in double; residual_tf32_factor = ||L L^T - A||_F / ||A||_F",

@@ -107,6 +107,15 @@ namespace step5
     DenseTimes run_with_solver(const DevicePsf<T> &psf, T lambda, const T *g, const lab::Gemm<T> &gemm,
                                const std::function<int(const T *, const T *, T *)> &solve_system, T *f);
 
+    // The vendor's pipeline with cuSOLVER's mixed-precision solver in place of potrf
+    // and potrs (step-2's CusolverMixedPrecision, beside the TF32 pipeline above): A
+    // and b the vendor's way, A then completed to the whole symmetric matrix (an LU
+    // solver reads all of it), then f = A⁻¹ b by @p solve_system(A, b, f), which may
+    // overwrite A and returns LAPACK's info. Its time, the completion included, counts
+    // as the factorisation's.
+    DenseTimes run_vendor_with_solver(const DevicePsf<T> &psf, T lambda, const T *g, lab::Cublas &cublas,
+                                      const std::function<int(T *, const T *, T *)> &solve_system, T *f);
+
     // The vendor's pipeline, the way the vendor runs fastest: H stored for SYRK's
     // faster transposition, A by cuBLAS's SYRK (gram_matrix.h), b by its GEMM, then
     // cuSOLVER's potrf and potrs with LOWER (times in build, normal, factor, solve).

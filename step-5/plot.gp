@@ -41,14 +41,15 @@ label(c) = (c eq "dense_course_solve" ? "dense, step-4's kernels, two solves" : 
             c eq "dense_course_inverse" ? "dense, step-4's kernels, inverse (thesis)" : \
             c eq "dense_cublas_solve" ? "dense, cuBLAS, two solves" : \
             c eq "dense_cublas_inverse" ? "dense, cuBLAS, inverse (thesis)" : \
-            c eq "dense_cusolver" ? "dense, cuBLAS SYRK + cuSOLVER" : \
+            c eq "dense_cusolver" ? "dense, cuBLAS SYRK + cuSOLVER potrf/potrs" : \
             c eq "band_course_solve" ? "band, step-4's kernels, two solves" : \
             c eq "cg" ? "conjugate gradients, matrix-free" : \
             c eq "fft_periodic" ? "FFT filter, periodic" : \
             c eq "fft_mirrored" ? "FFT filter, mirrored" : \
             c eq "gauss_seidel" ? "Gauss-Seidel (CPU, double)" : \
             c eq "cholmod" ? "sparse Cholesky, CHOLMOD (CPU, double)" : \
-            c eq "dense_tf32_refined" ? "dense, TF32 products, refined in FP32" : c)
+            c eq "dense_tf32_refined" ? "dense, TF32 products, refined in FP32" : \
+            c eq "dense_cusolver_irs" ? "dense, cuBLAS SYRK + cuSOLVER IRS (TF32 LU, refined)" : c)
 
 # ---------------------------------------------------------------- 1: times
 # A panel for each precision in which some method ran (without a GPU, the CPU's
@@ -101,10 +102,10 @@ stages = "build normal factor invert inverse apply solve"
 stage_label(s) = (s eq "build" ? "build H" : s eq "normal" ? "A = H^TH + {/Symbol l}I" : \
                   s eq "factor" ? "Cholesky" : s eq "invert" ? "X = L^{-1}" : \
                   s eq "inverse" ? "A^{-1} = X^TX" : s eq "apply" ? "f = A^{-1}b" : "two solves")
-pipelines = "course course cublas cublas cusolver tf32"
-routes = "solve inverse solve inverse solve solve"
+pipelines = "course course cublas cublas cusolver tf32 cusolver_irs"
+routes = "solve inverse solve inverse solve solve solve"
 bar_label(b) = (b == 1 ? "step-4, solves" : b == 2 ? "step-4, inverse" : b == 3 ? "cuBLAS, solves" : \
-                b == 4 ? "cuBLAS, inverse" : b == 5 ? "cuSOLVER" : "TF32, refined")
+                b == 4 ? "cuBLAS, inverse" : b == 5 ? "cuSOLVER" : b == 6 ? "TF32, refined" : "cuSOLVER IRS")
 # Stages of the solve route: build, normal, factor, solve; of the inverse route: build,
 # normal, factor, invert, inverse, apply.
 in_route(s, r) = (r eq "solve" ? (s eq "invert" || s eq "inverse" || s eq "apply" ? 0 : 1) : (s eq "solve" ? 0 : 1))

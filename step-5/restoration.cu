@@ -9,6 +9,7 @@
 #include "sparse_cholesky.h"
 
 #include <gemm_kernels.h> // step-4: step4::gemm, the course's product
+#include <cusolver_mixed_precision.h>             // step-2: cuSOLVER's IRS solver
 #include <kernels/16_wgmma_tf32.cuh>            // step-4: kernel 16's scratch
 #include <variants/6_mixed_precision_solve.cuh> // step-2: the mixed-precision solve
 
@@ -228,6 +229,35 @@ namespace step5
     return pipeline_result(std::move(result), times, problem, problem.f, false);
   }
 
+  // The vendor's answer to the TF32 pipeline, on the same pipeline after it: cuSOLVER's
+  // mixed-precision solver (cusolverDnIRSXgesv: LU in TF32, refined to FP32 accuracy,
+  // step-2's CusolverMixedPrecision) on the A and b of the vendor's own pipeline. Its
+  // workspace holds the TF32 factors, n² numbers and a few, no more than the TF32
+  // pipeline's solver and scratch that it replaces. Checked as any FP32 solve.
+  MethodResult run_irs_method(DeviceProblem<float> &problem, DensePipeline<float> &pipeline,
+                              const RestoreOptions &options, lab::Cublas &cublas)
+  {
+    MethodResult result = named("dense_cusolver_irs", "dense, cuSOLVER's IRS (TF32 LU, refined)");
+    step2::CusolverMixedPrecision irs(problem.rows * problem.cols);
+    lab::DeviceBuffer<int> info(1);
+    int iterations = 0;
+    const auto solve_system = [&](float *a, const float *b, float *f) {
+      info.poison();
+      iterations = irs.solve(a, b, f, info.data());
+      int status = -1;
+      info.copy_to_host(&status, 1);
+      return status;
+    };
+    const DenseTimes times = median_times(options.dense_reps, [&] {
+      problem.poison_outputs();
+      return pipeline.run_vendor_with_solver(problem.psf, static_cast<float>(options.lambda), problem.g.data(), cublas,
+                                             solve_system, problem.f.data());
+    });
+    result.description += ", " + std::to_string(iterations) + " iterations" +
+                          (iterations < 0 ? " (fell back to FP32)" : "");
+    return pipeline_result(std::move(result), times, problem, problem.f, false);
+  }
+
   // The dense pipelines: the course's products and cuBLAS's through the same code
   // (each giving both routes), then the vendor's. The stage times are medians over
   // options.dense_reps runs.
@@ -370,6 +400,7 @@ namespace step5
               DensePipeline<float> pipeline(problem.rows, problem.cols, false);
               results.push_back(run_tf32_method(problem, pipeline, options, *cublas));
               step4::release_wgmma_scratch();
+              results.push_back(run_irs_method(problem, pipeline, options, *cublas));
             }
         if (options.band)
           results.push_back(run_band_method(problem, psf, options));

@@ -264,7 +264,7 @@ namespace step5
   const std::vector<std::string> method_names = {
     "dense_course_solve", "dense_course_inverse", "dense_cublas_solve", "dense_cublas_inverse", "dense_cusolver",
     "band_course_solve",  "cg",                   "fft_periodic",       "fft_mirrored",         "gauss_seidel",
-    "cholmod",            "dense_tf32_refined"};
+    "cholmod",            "dense_tf32_refined",   "dense_cusolver_irs"};
 
   // The pipelines whose stages are tabulated: name, and the methods of their two
   // routes (empty: the pipeline has no inverse route).
@@ -277,7 +277,8 @@ namespace step5
     {"cublas", "dense_cublas_solve", "dense_cublas_inverse"},
     {"cusolver", "dense_cusolver", ""},
     {"band", "band_course_solve", ""},
-    {"tf32", "dense_tf32_refined", ""}};
+    {"tf32", "dense_tf32_refined", ""},
+    {"cusolver_irs", "dense_cusolver_irs", ""}};
 
   // Every table starts with n (unknowns, the course's size column) and the image's
   // rows and columns.

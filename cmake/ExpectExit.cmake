@@ -20,6 +20,15 @@ function(count_lines text result)
   list(LENGTH newlines lines)
   set(${result} ${lines} PARENT_SCOPE)
 endfunction()
+# A refusal comes before any work: its output may hold the program's header, never a
+# line that only work prints. Those are the same in every step: a check's verdict
+# (PASS or FAIL, last on a result's line), the start of a precision's sweep (its
+# machine epsilon), a table written, the verification summary.
+set(work_lines "[ \t](PASS|FAIL)\n|machine epsilon|table written|verification:")
+if(EXPECTED_EXIT EQUAL 2 AND all MATCHES "${work_lines}")
+  string(STRIP "${CMAKE_MATCH_0}" work)
+  message(FATAL_ERROR "printed a line of work before the refusal ('${work}'):\n${all}")
+endif()
 if(EXPECTED_EXIT EQUAL 2)
   count_lines("${err}" lines)
   if(lines GREATER 2)

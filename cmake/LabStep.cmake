@@ -12,8 +12,9 @@
 #                     link it
 #   step-1            the program, from step-1.cu
 #   run-step-1        runs the program in quick mode from the top of the source tree
-#   step-1-tests      the CPU tests;      CTest: step-1/cpu
-#   step-1-gpu-tests  the GPU tests;      CTest: step-1/gpu (exit 77 = skipped)
+#   step-1-tests      the CPU tests;      CTest: step-1/cpu and step-1/planted/cpu
+#   step-1-gpu-tests  the GPU tests;      CTest: step-1/gpu and step-1/planted/gpu
+#                                         (exit 77 = skipped, see lab_add_catch_tests)
 # and the CTest cases step-1/quick-run (the whole program in quick mode: its checks
 # must pass) and step-1/refuses/* (bad command lines, sizes too large for the memory
 # and unwritable output folders must exit with code 2).
@@ -45,13 +46,12 @@ function(lab_add_step name)
   if(arg_TESTS)
     add_executable(${name}-tests ${arg_TESTS})
     target_link_libraries(${name}-tests PRIVATE ${lib} lab_test_main)
-    add_test(NAME ${name}/cpu COMMAND ${name}-tests)
+    lab_add_catch_tests(${name} cpu ${name}-tests ${arg_TESTS})
   endif()
   if(arg_GPU_TESTS)
     add_executable(${name}-gpu-tests ${arg_GPU_TESTS})
     target_link_libraries(${name}-gpu-tests PRIVATE ${lib} lab_gpu_test_main)
-    add_test(NAME ${name}/gpu COMMAND ${name}-gpu-tests)
-    set_tests_properties(${name}/gpu PROPERTIES SKIP_RETURN_CODE 77)
+    lab_add_catch_tests(${name} gpu ${name}-gpu-tests ${arg_GPU_TESTS})
   endif()
 
   # The program checks itself: in quick mode every check must pass (exit code 0); on a
@@ -62,18 +62,24 @@ function(lab_add_step name)
   set_tests_properties(${name}/quick-run PROPERTIES FIXTURES_SETUP lab_quick_results)
 
   # Every step shares the command line of lab/cli.h, so every step must refuse the same
-  # bad arguments with a one-line error naming the argument and exit code 2.
-  lab_expect_exit(${name}/refuses/unknown-flag 2 "--no-such-flag" ${name} --no-such-flag)
-  lab_expect_exit(${name}/refuses/sizes-abc 2 "--sizes" ${name} --sizes abc)
-  lab_expect_exit(${name}/refuses/sizes-0 2 "--sizes" ${name} --sizes 0)
+  # bad arguments with a one-line error naming the argument and exit code 2. Each
+  # regular expression is the error's own text with the value refused: a bare option
+  # name would also match the usage line that every refusal prints, so any refusal
+  # would pass any of these tests (step-1/planted/refusal-of-another-error shows it).
+  lab_expect_exit(${name}/refuses/unknown-flag 2 "error: The following argument was not expected: --no-such-flag"
+    ${name} --no-such-flag)
+  lab_expect_exit(${name}/refuses/sizes-abc 2 "error: --sizes: 'abc'" ${name} --sizes abc)
+  lab_expect_exit(${name}/refuses/sizes-0 2 "error: --sizes: '0'" ${name} --sizes 0)
   # CLI11 alone would drop the empty piece and run sizes 3 and 4.
-  lab_expect_exit(${name}/refuses/sizes-empty 2 "--sizes: '3,,4' has an empty size" ${name} --sizes 3,,4)
-  lab_expect_exit(${name}/refuses/precision-half 2 "--precision" ${name} --precision half)
-  lab_expect_exit(${name}/refuses/reps-0 2 "--reps" ${name} --reps 0)
+  lab_expect_exit(${name}/refuses/sizes-empty 2 "error: --sizes: '3,,4' has an empty size" ${name} --sizes 3,,4)
+  lab_expect_exit(${name}/refuses/precision-half 2 "error: --precision: half not in \\{float,double,both\\}"
+    ${name} --precision half)
+  lab_expect_exit(${name}/refuses/reps-0 2 "error: --reps: '0' is not a positive integer" ${name} --reps 0)
   # Impossible work is refused before it starts: a size no machine has memory for (a
   # million squared is 4 TB of floats) and an output folder that cannot be created.
-  # Each must end at once, not after the sweep: the timeout catches a program that
-  # starts working instead.
+  # Each must end at once, not after the sweep: a refusal whose output holds a line of
+  # work fails (cmake/ExpectExit.cmake), and the timeout catches a program that starts
+  # working and prints nothing.
   lab_expect_exit(${name}/refuses/size-too-large 2 "n = 1000000 \\(.*\\) needs .* of host memory"
     ${name} --sizes 1000000)
   lab_expect_exit(${name}/refuses/unwritable-out 2 "cannot write to the output folder '/proc/nope"
@@ -101,4 +107,42 @@ function(lab_expect_exit test code regex target)
     COMMAND ${CMAKE_COMMAND}
       "-DPROGRAM=$<TARGET_FILE:${target}>" "-DARGUMENTS=${arguments}" -DEXPECTED_EXIT=${code} "-DEXPECTED_OUTPUT=${regex}"
       -P ${PROJECT_SOURCE_DIR}/cmake/ExpectExit.cmake)
+endfunction()
+
+# lab_expect_required(test skipped-regex failed-regex target [args...]): a CTest case
+# that runs the target without and with LAB_REQUIRE_GPU=1 (cmake/RequireGpu.cmake): if
+# the plain run's output matches skipped-regex (it skipped), the required run must fail
+# and print failed-regex; if it did not skip, both runs must pass.
+function(lab_expect_required test skipped failed target)
+  list(JOIN ARGN "|" arguments)
+  add_test(NAME ${test}
+    COMMAND ${CMAKE_COMMAND}
+      "-DPROGRAM=$<TARGET_FILE:${target}>" "-DARGUMENTS=${arguments}" "-DSKIPPED_BY=${skipped}"
+      "-DFAILED_BY=${failed}" -P ${PROJECT_SOURCE_DIR}/cmake/RequireGpu.cmake)
+endfunction()
+
+# lab_add_catch_tests(part kind target sources...): the CTest cases of one Catch2 test
+# program of `part` (a step or common), `kind` cpu or gpu: part/kind runs every test
+# case. The planted faults, the test cases named "planted: ..." (each feeds a check a
+# wrong answer and asserts that it FAILs), run once more on their own as
+# part/planted/kind, so that `ctest -R planted` runs every planted fault of the course
+# and nothing else. GPU programs exit with 77 without a device, which CTest reports as
+# skipped (and LAB_REQUIRE_GPU=1 turns into a failure).
+function(lab_add_catch_tests part kind target)
+  add_test(NAME ${part}/${kind} COMMAND ${target})
+  set(tests ${part}/${kind})
+  set(planted FALSE)
+  foreach(source IN LISTS ARGN)
+    file(STRINGS ${CMAKE_CURRENT_SOURCE_DIR}/${source} lines REGEX "TEST_CASE\\(\"planted:")
+    if(lines)
+      set(planted TRUE)
+    endif()
+  endforeach()
+  if(planted)
+    add_test(NAME ${part}/planted/${kind} COMMAND ${target} "planted:*")
+    list(APPEND tests ${part}/planted/${kind})
+  endif()
+  if(kind STREQUAL "gpu")
+    set_tests_properties(${tests} PROPERTIES SKIP_RETURN_CODE 77)
+  endif()
 endfunction()

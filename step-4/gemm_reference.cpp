@@ -1,5 +1,6 @@
 #include "gemm_reference.h"
 
+#include <lab/compare.h>
 #include <lab/test_matrices.h>
 
 #include <algorithm>
@@ -82,19 +83,6 @@ namespace step4
         require_shape(p.c, s.m, s.n, "C");
     }
 
-    // The error of one entry as defined in gemm_reference.h. A NaN anywhere (in the
-    // value, the reference or the bound) stays NaN; a zero bound means the exact
-    // answer is 0.
-    double entry_error(double value, double reference, double bound)
-    {
-      const double difference = std::abs(value - reference);
-      if (std::isnan(difference) || std::isnan(bound))
-        return std::numeric_limits<double>::quiet_NaN();
-      if (bound == 0)
-        return difference == 0 ? 0 : std::numeric_limits<double>::infinity();
-      return difference / bound;
-    }
-
     // @sect3{Checking whole columns of a product}
     //
     // The one loop of the check: the entries (i, j) of the product X·Y, for every row
@@ -117,6 +105,9 @@ namespace step4
                 columns, k, alpha, beta};
       }
     };
+
+#pragma omp declare reduction(nan_max : double : omp_out = lab::nan_max(omp_out, omp_in)) \
+  initializer(omp_priv = 0)
 
     template <typename T>
     double worst_error(const Product<T> &w, const std::vector<int> &columns)
@@ -146,12 +137,11 @@ namespace step4
       const int row_blocks = (w.rows + block_rows - 1) / block_rows;
       const int column_blocks = (count + block_columns - 1) / block_columns;
 
-      // A maximum skips NaN (every comparison with NaN is false), so NaN is counted
-      // apart and wins at the end.
+      // The largest error, NaN-safe: OpenMP's own `max` reduction would skip a NaN
+      // (every comparison with NaN is false), so the threads' maxima are combined with
+      // lab::nan_max (the reduction `nan_max`, declared above).
       double worst = 0;
-      bool nan_seen = false;
-#pragma omp parallel for collapse(2) schedule(dynamic) reduction(max : worst) \
-  reduction(|| : nan_seen)
+#pragma omp parallel for collapse(2) schedule(dynamic) reduction(nan_max : worst)
       for (int rb = 0; rb < row_blocks; ++rb)
         for (int cb = 0; cb < column_blocks; ++cb)
           {
@@ -189,22 +179,18 @@ namespace step4
                       reference += w.beta * w.c(i, j);
                       bound += std::abs(w.beta) * std::abs(w.c(i, j));
                     }
-                  const double error = entry_error(w.result(i, j), reference, bound);
-                  if (std::isnan(error))
-                    nan_seen = true;
-                  else
-                    worst = std::max(worst, error);
+                  worst = lab::nan_max(worst, lab::entry_error(w.result(i, j), reference, bound));
                 }
           }
-      return nan_seen ? std::numeric_limits<double>::quiet_NaN() : worst;
+      return worst;
     }
 
     // @sect3{Which rows and columns are sampled}
     //
-    // All n indices when there are at most @p count; otherwise the first, the last
-    // (where edge cases live) and count - 2 others drawn from a fixed seed, so that
-    // they fall on tile boundaries and tile interiors alike and the same ones are
-    // checked on every run.
+    // All n indices, or one in every band of check_band (the last band may be
+    // shorter), at a place in the band drawn from a fixed seed so that the samples fall
+    // on tile edges and tile interiors alike and the same ones are checked on every
+    // run; the first and the last index (where edge cases live) always.
     std::vector<int> all_indices(int n)
     {
       std::vector<int> indices(n);
@@ -212,44 +198,41 @@ namespace step4
       return indices;
     }
 
-    std::vector<int> sampled_indices(int n, int count, std::uint64_t seed)
+    std::vector<int> one_per_band(int n, std::uint64_t seed)
     {
-      if (n <= count)
-        return all_indices(n);
-      std::vector<char> picked(n, 0);
-      picked[0] = picked[n - 1] = 1;
       std::mt19937_64 engine(seed);
-      for (int chosen = 2; chosen < count;)
-        {
-          const int i = static_cast<int>(engine() % static_cast<std::uint64_t>(n));
-          if (!picked[i])
-            {
-              picked[i] = 1;
-              ++chosen;
-            }
-        }
       std::vector<int> indices;
-      for (int i = 0; i < n; ++i)
-        if (picked[i])
-          indices.push_back(i);
+      for (int start = 0; start < n; start += check_band)
+        {
+          const int width = std::min(check_band, n - start);
+          indices.push_back(start + static_cast<int>(engine() % static_cast<std::uint64_t>(width)));
+        }
+      if (indices.front() != 0)
+        indices.insert(indices.begin(), 0);
+      if (indices.back() != n - 1)
+        indices.push_back(n - 1);
       return indices;
+    }
+
+    bool checks_every_entry(const GemmShape &s, double full_check_limit)
+    {
+      return double(s.m) * s.n * s.k <= full_check_limit;
     }
   } // namespace
 
   // @sect3{The check}
   //
-  // Small products, and those with at most `sample` rows or columns, are checked in
-  // full: by columns of C or by columns of Cᵀ (rows of C), whichever has fewer of them
-  // to copy. Larger ones by `sample` columns and `sample` rows; an entry where a
-  // sampled row and a sampled column cross is simply checked twice.
+  // A full check goes by columns of C or by columns of Cᵀ (rows of C), whichever has
+  // fewer of them to copy. A sampled one by the sampled columns and the sampled rows;
+  // an entry where a sampled row and a sampled column cross is simply checked twice.
   template <typename T>
-  double gemm_error(const GemmProblem<T> &p, const lab::Matrix<T> &result, int sample)
+  double gemm_error(const GemmProblem<T> &p, const lab::Matrix<T> &result, double full_check_limit)
   {
     require_shapes(p);
     const GemmShape &s = p.shape;
     require_shape(result, s.m, s.n, "the result");
-    if (sample < 2)
-      throw std::invalid_argument("GEMM check: sample must be at least 2 (first and last)");
+    if (s.m == 0 || s.n == 0)
+      return 0;
 
     const Product<T> product{view(p.a, s.op_a),
                              view(p.b, s.op_b),
@@ -261,16 +244,19 @@ namespace step4
                              static_cast<double>(p.beta)};
     const Product<T> transposed = product.transpose(s.n);
 
-    const bool small = static_cast<long>(s.m) * s.n <= 512L * 512;
-    if (small || s.m <= sample || s.n <= sample)
+    if (checks_every_entry(s, full_check_limit))
       return s.n <= s.m ? worst_error(product, all_indices(s.n))
                         : worst_error(transposed, all_indices(s.m));
+    return lab::nan_max(worst_error(product, one_per_band(s.n, 2)),
+                        worst_error(transposed, one_per_band(s.m, 1)));
+  }
 
-    const double by_columns = worst_error(product, sampled_indices(s.n, sample, 2));
-    const double by_rows = worst_error(transposed, sampled_indices(s.m, sample, 1));
-    if (std::isnan(by_columns) || std::isnan(by_rows))
-      return std::numeric_limits<double>::quiet_NaN();
-    return std::max(by_columns, by_rows);
+  std::string gemm_check_coverage(const GemmShape &shape, double full_check_limit)
+  {
+    return checks_every_entry(shape, full_check_limit)
+             ? "every entry"
+             : "one row and one column in every " + std::to_string(check_band) + " (every " +
+                 std::to_string(check_band) + "x" + std::to_string(check_band) + " tile seen)";
   }
 
   // The full reference is a plain loop, written apart from the blocked one above, so
@@ -300,7 +286,7 @@ namespace step4
   // Compiled once for each of the two number types of the course.
 #define STEP4_INSTANTIATE(T)                                                         \
   template GemmProblem<T> random_problem<T>(const GemmShape &, T, T, unsigned);      \
-  template double gemm_error<T>(const GemmProblem<T> &, const lab::Matrix<T> &, int); \
+  template double gemm_error<T>(const GemmProblem<T> &, const lab::Matrix<T> &, double); \
   template lab::Matrix<double> reference_gemm<T>(const GemmProblem<T> &);
   STEP4_INSTANTIATE(float)
   STEP4_INSTANTIATE(double)

@@ -11,6 +11,7 @@
 #include <lab/matrix.h>
 
 #include <limits>
+#include <string>
 
 namespace step4
 {
@@ -59,21 +60,38 @@ namespace step4
   // negligible (in float, k = 8192 gives ku ≈ 5·10⁻⁴). Correct code stays far below it:
   // rounding errors of random signs grow like √k, not k.
   //
-  // The error returned is the largest quotient over the checked entries. A NaN in a
-  // checked entry makes it NaN (a comparison with NaN is false, so a check that took a
-  // maximum naively would skip the NaN and pass). Where the bracket is 0 (a zero row of
+  // The error returned is the largest quotient over the checked entries
+  // (lab::entry_error for one entry, lab::nan_max for the largest). A NaN in a checked
+  // entry makes it NaN (a comparison with NaN is false, so a check that took a maximum
+  // with std::max would skip the NaN and pass). Where the bracket is 0 (a zero row of
   // A, β = 0), the exact answer is 0 and must come out exactly: the error is 0 if it
   // does and infinity if it does not.
   //
-  // Which entries are checked: every one when m·n <= 512², so small products are
-  // checked completely. Larger ones cost O(m n k) to check in full, as much as the
-  // product itself; the check then takes @p sample rows and @p sample columns (the
-  // first and the last always, the others drawn with a fixed seed) and checks every
-  // entry of those rows and columns. A wrong tile, a wrong edge or a wrong row of
-  // threads cannot hide from that, at 2·sample/min(m, n) of the full cost.
+  // Which entries are checked: every one when m·n·k <= @p full_check_limit (by default
+  // 2³⁰, about a second on the host's cores), so that a single wrong entry cannot hide.
+  // A larger product costs as much to check in full as to compute, on the CPU: the
+  // program then checks it on the GPU instead, every entry against cuBLAS DGEMM
+  // (lab::GemmCheckOnGpu), and this host check samples only where the GPU cannot. It
+  // then takes one row in every band of check_band = 16 rows and one column in every
+  // band of 16 columns (where in the band is drawn from a fixed seed; the first and
+  // the last row and column always) and checks every entry of those rows and columns,
+  // at 2/16 of the full cost. Every aligned 16×16 tile of C, and so every tile of
+  // every kernel of this step (their tiles are multiples of 16 and start at multiples
+  // of them), has one whole row and one whole column of its entries checked: a tile
+  // that was never written, or written with the wrong data, cannot hide. A single
+  // wrong entry can; gemm_check_coverage() says which check a shape gets, for the
+  // program's output.
+  constexpr int check_band = 16;
+  constexpr double default_full_check_limit = 1073741824.0;
+
   template <typename T>
   double gemm_error(const GemmProblem<T> &p, const lab::Matrix<T> &result,
-                    int sample = 48);
+                    double full_check_limit = default_full_check_limit);
+
+  // "every entry", or "one row and one column in every 16 (every 16x16 tile seen)":
+  // how gemm_error checks a product of this shape.
+  std::string gemm_check_coverage(const GemmShape &shape,
+                                  double full_check_limit = default_full_check_limit);
 
   // The tolerance of gemm_error for a product in precision T with inner dimension k:
   // (k + 2)·ε = 2(k + 2)u, see above.

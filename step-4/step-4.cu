@@ -28,6 +28,7 @@
 #include "kernels/11_autotuned.cuh"
 
 #include <lab/checks.h>
+#include <lab/checks_on_gpu.h>
 #include <lab/cli.h>
 #include <lab/cublas_gemm.h>
 #include <lab/cuda_check.h>
@@ -45,6 +46,7 @@
 #include <cstdio>
 #include <functional>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -143,18 +145,26 @@ namespace step4
   // @sect3{One product on the device}
   //
   // The data of one problem on the GPU: A and B, and C, which every run overwrites.
-  // `run` times the launch, copies C back and returns the median time and the error
-  // against the double reference. With β = 0, C is poisoned (every float NaN) before
-  // the runs: a kernel that leaves any entry of C unwritten leaves a NaN there, and
-  // the check fails. With β ≠ 0 each run reads C, so before each run (untimed) C is
-  // restored from a pristine copy: otherwise every repetition would scale the
-  // previous result again.
+  // `run` times the launch and returns the median time and the error against the
+  // double reference. With β = 0, C is poisoned (every float NaN) before the runs: a
+  // kernel that leaves any entry of C unwritten leaves a NaN there, and the check
+  // fails. With β ≠ 0 each run reads C, so before each run (untimed) C is restored
+  // from a pristine copy: otherwise every repetition would scale the previous result
+  // again.
+  //
+  // The check is on every entry, on the GPU: the reference and the bracket of each
+  // entry (gemm_reference.h) are computed once per problem by cuBLAS DGEMM in double
+  // (lab::GemmCheckOnGpu), and each kernel's C is compared with them where it lies.
+  // Where the GPU has not the memory for the double copies, C is copied back and
+  // checked on the host (gemm_error, sampled by bands above 2³⁰ multiply-adds), and
+  // the size's header line says so (coverage()).
   template <typename T>
   struct DeviceProblem
   {
     const GemmProblem<T> &problem;
     lab::DeviceBuffer<T> a, b, c, c_input;
     GemmArgs<T> args;
+    std::optional<lab::GemmCheckOnGpu<T>> check;
 
     explicit DeviceProblem(const GemmProblem<T> &p)
       : problem(p), a(p.a), b(p.b), c(p.c.size()), c_input(p.beta == T(0) ? 0 : p.c.size()),
@@ -162,6 +172,15 @@ namespace step4
     {
       if (p.beta != T(0))
         c_input.upload(p.c);
+      GemmArgs<T> inputs = args;
+      inputs.c = c_input.data();
+      check = lab::GemmCheckOnGpu<T>::prepare(inputs);
+    }
+
+    std::string coverage() const
+    {
+      return check ? "every entry, against cuBLAS DGEMM on the GPU"
+                   : gemm_check_coverage(problem.shape) + " on the host (the GPU has no room for the full check)";
     }
 
     struct Result
@@ -178,6 +197,8 @@ namespace step4
       else
         restore_c = [&] { c.copy_from_device(c_input); };
       const double ms = lab::median_gpu_milliseconds(reps, [&] { launch(args); }, restore_c);
+      if (check)
+        return {ms, check->error(c.data(), problem.c.ld())};
       lab::Matrix<T> result(problem.c.rows(), problem.c.cols(), problem.c.ld());
       c.download(result);
       return {ms, gemm_error(problem, result)};
@@ -232,8 +253,8 @@ namespace step4
     const double tolerance = gemm_tolerance<float>(n);
     const std::string size = "float n=" + std::to_string(n);
 
-    std::printf("\nn = %d (%.1f GFLOP per product; FP32 tolerance %.1e, TF32 %.1e)\n", n,
-                shape.flops() / 1e9, tolerance, tf32_tolerance(n));
+    std::printf("\nn = %d (%.1f GFLOP per product; FP32 tolerance %.1e, TF32 %.1e; checked: %s)\n", n,
+                shape.flops() / 1e9, tolerance, tf32_tolerance(n), device.coverage().c_str());
     print_column_names();
 
     // The copies to and from the GPU, once per size: the same for every kernel.
@@ -324,7 +345,7 @@ namespace step4
     const double tolerance = gemm_tolerance<double>(n);
     const std::string size = "double n=" + std::to_string(n);
 
-    std::printf("\nn = %d, double (tolerance %.1e)\n", n, tolerance);
+    std::printf("\nn = %d, double (tolerance %.1e; checked: %s)\n", n, tolerance, device.coverage().c_str());
     print_column_names();
     const auto dgemm = device.run(reps, [&](const GemmArgs<double> &g) { cublas.gemm(g); });
     report(checks, size, "cuBLAS_DGEMM", shape, dgemm.ms, dgemm.ms, dgemm.error, tolerance);
@@ -386,7 +407,8 @@ namespace step4
         if (reference.multiply && n <= reference.limit)
           {
             if (!printed)
-              std::printf("\nn = %d, CPU references (no cuBLAS column)\n", n);
+              std::printf("\nn = %d, CPU references (no cuBLAS column; checked: %s)\n", n,
+                          gemm_check_coverage(shape).c_str());
             printed = true;
             lab::Matrix<float> c;
             const auto samples = lab::repeat(settings.options.reps, [&] {
@@ -450,7 +472,7 @@ namespace step4
         const std::string name = "float " + std::to_string(shape.m) + "x" +
                                  std::to_string(shape.n) + "x" + std::to_string(shape.k) +
                                  " " + op_letter(shape.op_a) + op_letter(shape.op_b);
-        std::printf("\n%s\n", name.c_str());
+        std::printf("\n%s (checked: %s)\n", name.c_str(), device.coverage().c_str());
         print_column_names();
         const auto reference = device.run(settings.options.reps, [&](const GemmArgs<float> &g) {
           cublas.gemm(g, lab::CublasMath::fp32);
@@ -480,14 +502,20 @@ namespace step4
 
   // @sect3{Kernel 11's tuning}
   //
-  // Before the sweep, the tuner times each candidate configuration once at one size
-  // and keeps the fastest for the rest of the run.
-  void tune(const Settings &settings)
+  // Before the sweep, the tuner times each candidate configuration once at one size,
+  // checks its product like any kernel's, and keeps the fastest that passed for the
+  // rest of the run. A candidate that fails is a failed check of the program.
+  void tune(const Settings &settings, lab::Checks &checks)
   {
     const int n = settings.options.quick ? quick_tuning_size : tuning_size;
-    std::printf("\nkernel 11: tuning the tile sizes at n = %d\n", n);
+    std::printf("\nkernel 11: tuning the tile sizes at n = %d (FP32 tolerance %.1e)\n", n,
+                gemm_tolerance<float>(n));
     for (const TuningResult &result : autotune(n, settings.options.reps))
-      std::printf("  %-28s %10.0f GFLOP/s\n", result.name.c_str(), result.gflops);
+      {
+        checks.at_most("kernel 11 candidate " + result.name, result.error, gemm_tolerance<float>(n));
+        std::printf("  %-28s %10.0f GFLOP/s %10.2e   %s\n", result.name.c_str(), result.gflops, result.error,
+                    result.passed ? "PASS" : "FAIL");
+      }
     std::printf("  chosen: %s\n", tuned_choice().c_str());
   }
 
@@ -529,7 +557,7 @@ namespace step4
             std::printf("  %-24s %s%s\n", kernel.name.c_str(), kernel.idea.c_str(),
                         kernel.runs_here() ? "" : " (not available: this GPU cannot run it)");
         if (settings.runs("11_autotuned"))
-          tune(settings);
+          tune(settings, checks);
         std::vector<std::string> names = {"n", "cublas"};
         for (const GemmKernel<float> &kernel : fp32_kernels())
           names.push_back(kernel.name);
@@ -642,7 +670,7 @@ int main(int argc, char **argv)
       lab::refuse_sizes_that_do_not_fit(sizes, memory_needed<double>, "double",
                                         settings.use_gpu);
     std::printf("sizes: %s; check: max |C - C_ref|_ij / (|A||B|)_ij <= (k+2) eps "
-                "(TF32: + 2^-9), reference in double\n",
+                "(TF32: + 2^-9), reference in double, on every entry (on the GPU by cuBLAS DGEMM)\n",
                 lab::join(sizes).c_str());
     lab::Checks checks;
     run_sweep(settings, sizes, checks);

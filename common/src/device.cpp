@@ -5,6 +5,9 @@
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
 
 namespace lab
 {
@@ -51,6 +54,12 @@ namespace lab
     return text;
   }
 
+  bool gpu_required()
+  {
+    const char *value = std::getenv("LAB_REQUIRE_GPU");
+    return value && std::string(value) == "1";
+  }
+
   DeviceInfo select_device(bool cpu_only)
   {
     if (cpu_only)
@@ -59,6 +68,8 @@ namespace lab
         return {};
       }
     DeviceInfo device = query_device();
+    if (!device.present && gpu_required())
+      throw std::runtime_error(describe(device) + ", and LAB_REQUIRE_GPU=1 asks for one");
     std::printf("GPU: %s%s\n", describe(device).c_str(),
                 device.present ? "" : ": the GPU part is skipped");
     return device;

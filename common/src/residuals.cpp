@@ -40,19 +40,25 @@ namespace lab
   }
 
   template <typename T>
-  double cholesky_residual_sampled(const Matrix<T> &a, const Matrix<T> &factor, int rows,
+  double cholesky_residual_sampled(const Matrix<T> &a, const Matrix<T> &factor, int band,
                                    unsigned seed)
   {
     const int n = a.rows();
     if (a.cols() != n || factor.rows() != n || factor.cols() != n)
       throw std::invalid_argument("cholesky_residual_sampled: matrices must be n x n");
-    if (rows >= n)
+    if (band < 1)
+      throw std::invalid_argument("cholesky_residual_sampled: the band must be at least 1 row");
+    if (band == 1)
       return cholesky_residual(a, factor);
-    std::vector<int> sample = {0, n - 1};
+    // One row per band, then the first and the last row where the draw missed them.
+    std::vector<int> sample;
     std::mt19937 generator(seed);
-    std::uniform_int_distribution<int> pick(1, n - 2);
-    while (static_cast<int>(sample.size()) < rows)
-      sample.push_back(pick(generator));
+    for (int start = 0; start < n; start += band)
+      sample.push_back(start + static_cast<int>(generator() % std::min(band, n - start)));
+    if (sample.front() != 0)
+      sample.insert(sample.begin(), 0);
+    if (sample.back() != n - 1)
+      sample.push_back(n - 1);
 
     // Row i of L Lᵀ: entry j is row i of L dotted with row j of L over their first
     // min(i, j) + 1 entries; A(i, j) comes from A's lower triangle.

@@ -1,6 +1,8 @@
 // The main function of every GPU test program. Without a usable CUDA device it exits
 // with 77, which CTest reports as "skipped" (SKIP_RETURN_CODE 77): a machine without
-// a GPU must never count GPU tests as passed.
+// a GPU must never count GPU tests as passed. On a GPU machine (LAB_REQUIRE_GPU=1, see
+// lab::gpu_required) a missing device is a failure instead, exit code 1: a driver
+// problem must not turn the whole GPU suite into a quiet "skipped".
 #if LAB_CATCH2_MAJOR >= 3
 #  include <catch2/catch_session.hpp>
 #else
@@ -15,6 +17,12 @@
 int main(int argc, char **argv)
 {
   const lab::DeviceInfo device = lab::query_device();
+  if (!device.present && lab::gpu_required())
+    {
+      std::cout << "GPU tests FAILED: " << lab::describe(device)
+                << ", and LAB_REQUIRE_GPU=1 asks for one\n";
+      return 1;
+    }
   if (!device.present)
     {
       std::cout << "GPU tests skipped: " << lab::describe(device) << '\n';

@@ -52,3 +52,23 @@ TEST_CASE("planted: one never-written (NaN) entry makes the difference NaN, and 
   // Sizes that differ cannot be compared entry by entry.
   CHECK(std::isnan(lab::max_abs_difference(std::vector<double>{1, 2}, std::vector<double>{1})));
 }
+
+TEST_CASE("compare: entry_error is the difference over the bound, exact where the bound is 0")
+{
+  CHECK(lab::entry_error(1.5, 1, 0.5) == 1.0);
+  CHECK(lab::entry_error(1, 1.5, 0.5) == 1.0);
+  CHECK(lab::entry_error(0, 0, 0) == 0.0);
+  CHECK(lab::entry_error(1e-300, 0, 0) == inf);
+}
+
+// The faults the checks of products exist for: an entry never written (NaN) or a
+// reference gone wrong must not give a small error.
+TEST_CASE("planted: a NaN value, reference or bound makes entry_error NaN, and the check FAIL")
+{
+  CHECK(std::isnan(lab::entry_error(not_a_number, 1, 1)));
+  CHECK(std::isnan(lab::entry_error(1, not_a_number, 1)));
+  CHECK(std::isnan(lab::entry_error(1, 1, not_a_number)));
+  CHECK(std::isnan(lab::entry_error(inf, inf, 1)));
+  lab::Checks checks;
+  CHECK_FALSE(checks.at_most("planted NaN entry", lab::entry_error(not_a_number, 1, 1), 1));
+}

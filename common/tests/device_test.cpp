@@ -4,6 +4,8 @@
 
 #include "test_support.h"
 
+#include <cstdlib>
+#include <stdexcept>
 #include <string>
 
 using lab_test::contains;
@@ -56,4 +58,76 @@ TEST_CASE("device: select_device with --cpu-only uses no device; otherwise it as
 {
   CHECK_FALSE(lab::select_device(true).present);
   CHECK(lab::select_device(false).present == lab::query_device().present);
+}
+
+namespace
+{
+  // Sets LAB_REQUIRE_GPU for the lifetime of the object and puts back what was there.
+  class RequireGpu
+  {
+  public:
+    explicit RequireGpu(const char *value)
+    {
+      const char *old = std::getenv("LAB_REQUIRE_GPU");
+      had_ = old != nullptr;
+      if (had_)
+        old_ = old;
+      if (value)
+        setenv("LAB_REQUIRE_GPU", value, 1);
+      else
+        unsetenv("LAB_REQUIRE_GPU");
+    }
+    ~RequireGpu()
+    {
+      if (had_)
+        setenv("LAB_REQUIRE_GPU", old_.c_str(), 1);
+      else
+        unsetenv("LAB_REQUIRE_GPU");
+    }
+    RequireGpu(const RequireGpu &) = delete;
+    RequireGpu &operator=(const RequireGpu &) = delete;
+
+  private:
+    bool had_ = false;
+    std::string old_;
+  };
+} // namespace
+
+TEST_CASE("device: LAB_REQUIRE_GPU=1, and only 1, requires a GPU")
+{
+  {
+    RequireGpu unset(nullptr);
+    CHECK_FALSE(lab::gpu_required());
+  }
+  {
+    RequireGpu zero("0");
+    CHECK_FALSE(lab::gpu_required());
+  }
+  RequireGpu one("1");
+  CHECK(lab::gpu_required());
+  // --cpu-only is the user's explicit choice and stays allowed.
+  CHECK_FALSE(lab::select_device(true).present);
+}
+
+// The fault: a GPU machine whose device cannot be used (a driver problem) ran every GPU
+// part as "skipped" and exited 0. With LAB_REQUIRE_GPU=1 a missing device is an error
+// that names the variable; with a device, nothing changes.
+TEST_CASE("planted: a missing device under LAB_REQUIRE_GPU=1 is an error, not a skip")
+{
+  RequireGpu one("1");
+  if (lab::query_device().present)
+    CHECK(lab::select_device(false).present);
+  else
+    {
+      std::string message;
+      try
+        {
+          lab::select_device(false);
+        }
+      catch (const std::runtime_error &error)
+        {
+          message = error.what();
+        }
+      CHECK(contains(message, "LAB_REQUIRE_GPU=1"));
+    }
 }

@@ -1,5 +1,6 @@
 // Tests of lab/lapack.h: LAPACK's Cholesky and BLAS's product where the course was
 // built with LAPACKE, nothing where it was not.
+#include <lab/compare.h>
 #include <lab/lapack.h>
 #include <lab/residuals.h>
 #include <lab/test_matrices.h>
@@ -60,9 +61,7 @@ namespace
               magnitude += std::abs(double(a(i, p)) * double(b(p, j)));
             }
           const double error = std::abs(double(c(i, j)) - sum);
-          if (std::isnan(error))
-            return error;
-          worst = std::max(worst, error / ((k + 2) * epsilon * magnitude));
+          worst = lab::nan_max(worst, error / ((k + 2) * epsilon * magnitude));
         }
     return worst;
   }

@@ -201,13 +201,40 @@ TEST_CASE("residuals: the sampled Cholesky residual estimates the full one")
     for (int j = 0; j <= i; ++j)
       perturbed(i, j) *= 1 + 1e-6 * ((i * 7 + j * 3) % 5 - 2);
   const double full = lab::cholesky_residual(a, perturbed);
-  const double sampled = lab::cholesky_residual_sampled(a, perturbed, 40);
+  const double sampled = lab::cholesky_residual_sampled(a, perturbed);
   CAPTURE(full, sampled);
   CHECK(full > 1e-8);
   CHECK(sampled > full / 3);
   CHECK(sampled < full * 3);
-  CHECK(lab_test::close(lab::cholesky_residual_sampled(a, perturbed, n), full, 1e-12));
-  CHECK(lab::cholesky_residual_sampled(a, factor, 40) < 1e-14);
+  CHECK(lab_test::close(lab::cholesky_residual_sampled(a, perturbed, 1), full, 1e-12));
+  CHECK(lab::cholesky_residual_sampled(a, factor) < 1e-14);
+  CHECK_THROWS_AS(lab::cholesky_residual_sampled(a, factor, 0), std::invalid_argument);
+}
+
+// The fault: a band of 16 rows of the factor never written (zeros, or NaN where the
+// output was poisoned), as a tile row of a blocked factorisation that skipped it. The
+// old sample, 64 random rows, could not see most of the 65 bands at n = 1040; one row
+// in every band sees each of them.
+TEST_CASE("planted: a zeroed or unwritten band of 16 rows of the factor FAILs the sampled residual")
+{
+  const int n = 1040;
+  const lab::Matrix<double> a = lab::course_2011_spd<double>(n);
+  lab::Matrix<double> factor = lab::course_2011_factor<double>(n);
+  const double tolerance = lab::tolerance<double>(4, n);
+  REQUIRE(lab::cholesky_residual_sampled(a, factor) <= tolerance);
+  int missed = 0;
+  for (int band = 0; band < n / 16; ++band)
+    {
+      const lab::Matrix<double> saved = factor;
+      // Odd bands zeroed, even ones NaN (never written into a poisoned output).
+      for (int i = 16 * band; i < 16 * band + 16; ++i)
+        for (int j = 0; j <= i; ++j)
+          factor(i, j) = band % 2 ? 0.0 : std::numeric_limits<double>::quiet_NaN();
+      // A check passes when the residual is within the tolerance; NaN never is.
+      missed += lab::cholesky_residual_sampled(a, factor) <= tolerance;
+      factor = saved;
+    }
+  CHECK(missed == 0);
 }
 
 TEST_CASE("residuals: inverse_residual of an exact and of a perturbed inverse")

@@ -3,6 +3,8 @@
 // with Catch2 2 and 3, capturing an exception's message, temporary folders that clean
 // up after themselves, and a relative comparison of doubles.
 
+#include <lab/compare.h>
+
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -31,7 +33,7 @@ namespace lab_test
   /// |a - b| <= relative * max(|a|, |b|); false when either is NaN.
   inline bool close(double a, double b, double relative)
   {
-    return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b));
+    return std::abs(a - b) <= relative * lab::nan_max(std::abs(a), std::abs(b));
   }
 
   /// Runs @p f and returns what() of the exception of type E it throws, or

@@ -35,6 +35,9 @@
 
 #include <lab/cublas_gemm.h>
 #include <lab/device_buffer.h>
+#include <lab/residuals.h>
+
+#include <cmath>
 
 namespace step2
 {
@@ -75,4 +78,23 @@ namespace step2
     int rounds_ = 0;
     bool converged_ = false;
   };
+
+  // @sect3{How accurate the TF32 factor is}
+  //
+  // The factor's residual ‖L Lᵀ − A‖_F / ‖A‖_F cannot meet FP32's bound c·n·ε: the
+  // trailing update rounds its inputs to TF32. How far from it may a correct factor
+  // be? Entry (i, j) of L Lᵀ is Σ_k L_ik L_jk, and the update computes those products
+  // with each factor rounded to 11 significant bits (a relative error of 2^-11, or
+  // 2^-10 where the hardware drops the extra bits): a product's error is at most
+  // 2·2^-10 |L_ik||L_jk|, and the entry's at most 2^-9 Σ_k |L_ik||L_jk|
+  // ≤ 2^-9 √(A_ii A_jj) (Cauchy–Schwarz, with Σ_k L_ik² = A_ii). Over all entries the
+  // Frobenius norm of that bound is 2^-9 Σ_i A_ii, and the trace is at most √n ‖A‖_F.
+  // Hence the bound 2^-9 √n, plus FP32's 4 n ε for the panels and the accumulation.
+  // It grows with √n, not n: at n = 1025 it is 0.06, where a bound 4 n·2^-10 would be
+  // 4.0 and let an all-zero factor (residual 1) pass. Measured residuals are a thousand
+  // times smaller (about 10^-6): the rounding errors have random signs.
+  inline double tf32_factor_tolerance(int n)
+  {
+    return std::ldexp(1.0, -9) * std::sqrt(double(n)) + lab::tolerance<float>(4, n);
+  }
 } // namespace step2

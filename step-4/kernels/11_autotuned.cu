@@ -1,10 +1,11 @@
 // Kernel 11: the tuner (see 11_autotuned.cuh).
 #include "kernels/11_autotuned.cuh"
 
+#include "gemm_reference.h"
 #include "kernels/10_double_buffered.cuh"
 
+#include <lab/checks_on_gpu.h>
 #include <lab/device_buffer.h>
-#include <lab/test_matrices.h>
 #include <lab/timer.h>
 
 namespace step4
@@ -39,30 +40,59 @@ namespace step4
     return candidates;
   }
 
-  std::vector<TuningResult> autotune(int n, int reps)
+  // The product's inputs come from random_problem (A and B different: with A = B a
+  // kernel that swapped its operands would pass). Each candidate's C is poisoned
+  // before its runs, so that entries it never writes are NaN in the check. The check
+  // runs on the GPU on every entry where the GPU has the memory for it, else on the
+  // host (gemm_error, sampled by bands at the tuning sizes).
+  std::vector<TuningResult> measure(const std::vector<TuningCandidate> &candidates, int n, int reps)
   {
     const GemmShape shape{n, n, n};
-    const lab::Matrix<float> host = lab::random_matrix<float>(n, n, 4242);
-    lab::DeviceBuffer<float> a(host), b(host), c(host.size());
+    const GemmProblem<float> problem = random_problem<float>(shape, 1.0f, 0.0f, 4242);
+    lab::DeviceBuffer<float> a(problem.a), b(problem.b), c(problem.c.size());
     const GemmArgs<float> g{shape, 1.0f, 0.0f, a.data(), n, b.data(), n, c.data(), n};
+    const auto check = lab::GemmCheckOnGpu<float>::prepare(g);
+    const double tolerance = gemm_tolerance<float>(n);
 
     std::vector<TuningResult> results;
-    int best = 0;
-    for (const TuningCandidate &candidate : tuning_candidates())
+    for (const TuningCandidate &candidate : candidates)
       {
+        c.poison();
         const double ms =
           lab::median_gpu_milliseconds(reps, [&] { candidate.launch(g, nullptr); });
-        results.push_back({candidate.name, shape.flops() / (ms * 1e6)});
-        if (results.back().gflops > results[best].gflops)
-          best = int(results.size()) - 1;
+        double error;
+        if (check)
+          error = check->error(c.data(), n);
+        else
+          {
+            lab::Matrix<float> result(n, n);
+            c.download(result);
+            error = gemm_error(problem, result);
+          }
+        results.push_back({candidate.name, shape.flops() / (ms * 1e6), error, error <= tolerance});
       }
-    chosen_index() = best;
+    return results;
+  }
+
+  int fastest_checked(const std::vector<TuningResult> &results)
+  {
+    int best = -1;
+    for (int i = 0; i < static_cast<int>(results.size()); ++i)
+      if (results[i].passed && (best < 0 || results[i].gflops > results[best].gflops))
+        best = i;
+    return best;
+  }
+
+  std::vector<TuningResult> autotune(int n, int reps)
+  {
+    const std::vector<TuningResult> results = measure(tuning_candidates(), n, reps);
+    chosen_index() = fastest_checked(results);
     return results;
   }
 
   const std::string &tuned_choice()
   {
-    static const std::string untuned = "kernel 10's (not tuned yet)";
+    static const std::string untuned = "kernel 10's (not tuned, or no candidate passed its check)";
     return chosen_index() < 0 ? untuned : tuning_candidates()[chosen_index()].name;
   }
 

@@ -16,6 +16,11 @@
 // global traffic but make the last wave coarser. The tuner settles such trade-offs
 // empirically. The program prints what it tried and what it chose.
 //
+// A fast wrong answer is no answer: every candidate's product is checked (on every
+// entry, against cuBLAS DGEMM on the GPU, as the program checks every kernel), and
+// only a candidate that passed can be chosen. Were no candidate to pass, kernel 11
+// stays kernel 10.
+//
 // Only the common case is tuned: op(A) = A, op(B) = B and 16-byte aligned matrices.
 // Anything else goes to kernel 10, which handles every case.
 
@@ -38,16 +43,27 @@ namespace step4
   // The configurations, as instantiations of kernel 10.
   const std::vector<TuningCandidate> &tuning_candidates();
 
-  // What the tuner measured for one candidate.
+  // What the tuner measured for one candidate: its speed, and the error of its product
+  // against the reference with the check's verdict (step4::gemm_error's error and
+  // tolerance, gemm_reference.h).
   struct TuningResult
   {
     std::string name;
     double gflops;
+    double error;
+    bool passed;
   };
 
-  // Times every candidate on an n×n×n product (warm-up, then the median of @p reps)
-  // and makes the fastest the one kernel 11 uses from then on. Returns the
-  // measurements, in the order of tuning_candidates().
+  // Times each of @p candidates on an n×n×n product of random matrices (warm-up, then
+  // the median of @p reps, C poisoned before) and checks the product of its last run.
+  std::vector<TuningResult> measure(const std::vector<TuningCandidate> &candidates, int n, int reps);
+
+  // The index of the fastest result that passed its check, or −1 when none did.
+  int fastest_checked(const std::vector<TuningResult> &results);
+
+  // Measures tuning_candidates() and makes the fastest that passed its check the one
+  // kernel 11 uses from then on. Returns the measurements, in the order of
+  // tuning_candidates().
   std::vector<TuningResult> autotune(int n, int reps);
 
   // The configuration kernel 11 uses now (kernel 10's until autotune() has run).

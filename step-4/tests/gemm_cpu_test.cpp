@@ -2,7 +2,9 @@
 // CPU products (gemm_cpu.h). They run on every machine.
 #include "gemm_cpu.h"
 #include "gemm_reference.h"
+#include "kernels/11_autotuned.cuh"
 
+#include <lab/compare.h>
 #include <lab/lapack.h>
 #include <lab/matrix.h>
 #include <lab_catch.h>
@@ -12,7 +14,9 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <stdexcept>
+#include <utility>
 
 using step4::GemmProblem;
 using step4::GemmShape;
@@ -56,12 +60,7 @@ namespace
     double worst = 0;
     for (int i = 0; i < c.rows(); ++i)
       for (int j = 0; j < c.cols(); ++j)
-        {
-          const double difference = std::abs(c(i, j) - reference(i, j));
-          if (std::isnan(difference))
-            return nan_double;
-          worst = std::max(worst, difference);
-        }
+        worst = lab::nan_max(worst, std::abs(c(i, j) - reference(i, j)));
     return worst;
   }
 
@@ -218,55 +217,111 @@ TEST_CASE("The naive product meets the tolerance at k = 1000", "[cpu]")
 
 TEST_CASE("gemm_error of the rounded reference is at most epsilon", "[cpu]")
 {
-  // Full check (small) and sampled check (700 x 600 > 512²), with β ≠ 0 so that C
-  // counts, in both precisions.
+  // Full check and sampled check (forced by a full-check limit of 0), with β ≠ 0 so
+  // that C counts, in both precisions.
   const int sizes[][3] = {{17, 33, 65}, {700, 600, 50}};
   for (const auto &size : sizes)
+    for (const double limit : {step4::default_full_check_limit, 0.0})
+      {
+        const GemmShape shape{size[0], size[1], size[2]};
+        INFO("m = " << shape.m << ", n = " << shape.n << ", k = " << shape.k << ", limit " << limit);
+        const GemmProblem<float> pf = step4::random_problem<float>(shape, 1.5f, -0.5f, 1);
+        const GemmProblem<double> pd = step4::random_problem<double>(shape, 1.5, -0.5, 1);
+        CHECK(step4::gemm_error(pf, rounded_reference(pf), limit) <=
+              std::numeric_limits<float>::epsilon());
+        CHECK(step4::gemm_error(pd, rounded_reference(pd), limit) <=
+              std::numeric_limits<double>::epsilon());
+      }
+}
+
+// The fault: at 700 × 600 the old check looked at 48 rows and 48 columns and missed
+// most single wrong entries. A product of this size is now checked on every entry, so
+// one wrong entry anywhere FAILs it.
+TEST_CASE("planted: one wrong entry anywhere in a 700 x 600 product FAILs the check", "[cpu]")
+{
+  const GemmProblem<float> p = product_problem(700, 600, 50, 2);
+  REQUIRE(step4::gemm_check_coverage(p.shape) == "every entry");
+  lab::Matrix<float> c = rounded_reference(p);
+  REQUIRE(step4::gemm_error(p, c) <= step4::gemm_tolerance<float>(50));
+  std::mt19937 engine(7);
+  std::vector<std::pair<int, int>> wrong = {{0, 0}, {0, 599}, {699, 0}, {699, 599}, {250, 321}};
+  while (wrong.size() < 24)
+    wrong.emplace_back(int(engine() % 700), int(engine() % 600));
+  for (const auto &[i, j] : wrong)
     {
-      const GemmShape shape{size[0], size[1], size[2]};
-      INFO("m = " << shape.m << ", n = " << shape.n << ", k = " << shape.k);
-      const GemmProblem<float> pf = step4::random_problem<float>(shape, 1.5f, -0.5f, 1);
-      const GemmProblem<double> pd = step4::random_problem<double>(shape, 1.5, -0.5, 1);
-      CHECK(step4::gemm_error(pf, rounded_reference(pf)) <=
-            std::numeric_limits<float>::epsilon());
-      CHECK(step4::gemm_error(pd, rounded_reference(pd)) <=
-            std::numeric_limits<double>::epsilon());
+      INFO("wrong entry (" << i << ", " << j << ")");
+      const float right = c(i, j);
+      c(i, j) += 0.01f;
+      CHECK(step4::gemm_error(p, c) > step4::gemm_tolerance<float>(50));
+      c(i, j) = right;
     }
 }
 
-TEST_CASE("gemm_error finds one wrong entry", "[cpu]")
+// The fault: at 1000 × 999 the old sample of 48 rows and columns missed one in five
+// zeroed 16 × 16 tiles. Where the host must sample (forced here by a full-check limit
+// of 0), it takes one row and one column in every 16, so a tile of C, unwritten (NaN,
+// as the program poisons C) or written with zeros, FAILs the check wherever it lies.
+// The tiles tried: one in every tile row and one in every tile column (126 of the
+// 63 × 63; all of them take a minute on a small machine).
+TEST_CASE("planted: an unwritten or zeroed 16 x 16 tile in any tile row or column FAILs the sampled check at 1000 x 999", "[cpu]")
 {
-  SECTION("sampled: a wrong entry in the first row, the last row, the last column")
-  {
-    const GemmProblem<float> p = product_problem(700, 600, 50, 2);
-    const lab::Matrix<float> good = rounded_reference(p);
-    REQUIRE(step4::gemm_error(p, good) <= step4::gemm_tolerance<float>(50));
-    const int wrong[][2] = {{0, 321}, {699, 5}, {250, 599}};
-    for (const auto &at : wrong)
-      {
-        INFO("wrong entry (" << at[0] << ", " << at[1] << ")");
-        lab::Matrix<float> c = good;
-        c(at[0], at[1]) += 0.01f;
-        CHECK(step4::gemm_error(p, c) > 100 * step4::gemm_tolerance<float>(50));
-      }
-  }
-  SECTION("full: a wrong entry anywhere")
-  {
-    const GemmProblem<float> p = product_problem(100, 90, 30, 3);
-    lab::Matrix<float> c = rounded_reference(p);
-    c(37, 58) *= 1.001f;
-    CHECK(step4::gemm_error(p, c) > step4::gemm_tolerance<float>(30));
-  }
+  const GemmProblem<float> p = product_problem(1000, 999, 4, 3);
+  REQUIRE(step4::gemm_check_coverage(p.shape, 0) != "every entry");
+  lab::Matrix<float> c = rounded_reference(p);
+  REQUIRE(step4::gemm_error(p, c, 0) <= step4::gemm_tolerance<float>(4));
+  const lab::Matrix<float> good = c;
+  std::vector<std::pair<int, int>> tiles;
+  for (int band = 0; band < 63; ++band)
+    {
+      tiles.emplace_back(band, (7 * band + 3) % 63);
+      tiles.emplace_back((11 * band + 5) % 63, band);
+    }
+  int missed_zero = 0, missed_nan = 0;
+  for (const auto &[tile_row, tile_column] : tiles)
+    {
+      const int i0 = 16 * tile_row, j0 = 16 * tile_column;
+      const int i1 = std::min(i0 + 16, 1000), j1 = std::min(j0 + 16, 999);
+      const auto fill = [&](float value) {
+        for (int i = i0; i < i1; ++i)
+          for (int j = j0; j < j1; ++j)
+            c(i, j) = value;
+      };
+      fill(0);
+      missed_zero += step4::gemm_error(p, c, 0) <= step4::gemm_tolerance<float>(4);
+      fill(nan_float);
+      missed_nan += !std::isnan(step4::gemm_error(p, c, 0));
+      for (int i = i0; i < i1; ++i)
+        for (int j = j0; j < j1; ++j)
+          c(i, j) = good(i, j);
+    }
+  CHECK(missed_zero == 0);
+  CHECK(missed_nan == 0);
+}
+
+TEST_CASE("gemm_error: a wrong entry in a sampled row or column is found", "[cpu]")
+{
+  // The first and last rows and columns are always among the sampled ones.
+  const GemmProblem<float> p = product_problem(700, 600, 50, 2);
+  const lab::Matrix<float> good = rounded_reference(p);
+  const int wrong[][2] = {{0, 321}, {699, 5}, {250, 599}, {123, 0}};
+  for (const auto &at : wrong)
+    {
+      INFO("wrong entry (" << at[0] << ", " << at[1] << ")");
+      lab::Matrix<float> c = good;
+      c(at[0], at[1]) += 0.01f;
+      CHECK(step4::gemm_error(p, c, 0) > 100 * step4::gemm_tolerance<float>(50));
+    }
 }
 
 TEST_CASE("gemm_error is NaN when a checked entry is NaN", "[cpu]")
 {
-  SECTION("sampled")
+  SECTION("full and sampled")
   {
     const GemmProblem<float> p = product_problem(700, 600, 20, 4);
     lab::Matrix<float> c = rounded_reference(p);
     c(0, 5) = nan_float;
     CHECK(std::isnan(step4::gemm_error(p, c)));
+    CHECK(std::isnan(step4::gemm_error(p, c, 0)));
   }
   SECTION("full, in a double product")
   {
@@ -368,8 +423,6 @@ TEST_CASE("gemm_error refuses a result of the wrong shape", "[cpu]")
   const GemmProblem<float> p = product_problem(10, 12, 8, 10);
   CHECK_THROWS_AS(step4::gemm_error(p, lab::Matrix<float>(12, 10)),
                   std::invalid_argument);
-  CHECK_THROWS_AS(step4::gemm_error(p, lab::Matrix<float>(10, 12), 1),
-                  std::invalid_argument);
 }
 
 TEST_CASE("The tolerances: float, double and TF32", "[cpu]")
@@ -388,4 +441,25 @@ TEST_CASE("The tolerances: float, double and TF32", "[cpu]")
   CAPTURE(error);
   CHECK(error > step4::gemm_tolerance<float>(k));
   CHECK(error <= step4::tf32_tolerance(k));
+}
+
+// The fault: the tuner kept the fastest candidate whatever its product was. The choice
+// now goes to the fastest that passed its check; none passing leaves kernel 10.
+TEST_CASE("planted: the tuner never chooses a candidate that failed its check, however fast", "[cpu]")
+{
+  const std::vector<step4::TuningResult> results = {{"right", 100, 1e-8, true},
+                                                    {"fast, wrong", 900, 0.5, false},
+                                                    {"right, faster", 200, 2e-8, true},
+                                                    {"fastest, never wrote C", 5000, nan_double, false}};
+  CHECK(step4::fastest_checked(results) == 2);
+  CHECK(step4::fastest_checked({results[1], results[3]}) == -1);
+  CHECK(step4::fastest_checked({}) == -1);
+}
+
+TEST_CASE("gemm_check_coverage: every entry up to the limit, then one row and column in every 16", "[cpu]")
+{
+  CHECK(step4::gemm_check_coverage({1024, 1024, 1024}) == "every entry");
+  CHECK(step4::gemm_check_coverage({1024, 1024, 1025}) ==
+        "one row and one column in every 16 (every 16x16 tile seen)");
+  CHECK(step4::gemm_check_coverage({10, 10, 10}, 0) != "every entry");
 }

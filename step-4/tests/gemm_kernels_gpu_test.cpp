@@ -12,8 +12,10 @@
 // is reported as skipped.
 #include "gemm_kernels.h"
 #include "gemm_reference.h"
+#include "kernels/11_autotuned.cuh"
 #include "kernels/15_async_pipeline.cuh"
 
+#include <lab/device.h>
 #include <lab/device_buffer.h>
 #include <lab_catch.h>
 
@@ -373,13 +375,75 @@ TEST_CASE("step4::gemm_tf32 is a lab::Gemm within the TF32 tolerance for any sha
   check_k_zero<float>(step4::gemm_tf32);
 }
 
-TEST_CASE("kernel 16 is listed as not available where it cannot run and refuses to launch",
+// Kernel 16 exists only for compute capability 9.0 (sm_90a). Where it runs, it must
+// be right; where it cannot, it must say so and refuse to launch instead of leaving C
+// unwritten. Either way the test asserts something: on the course's GPU it is no skip.
+TEST_CASE("kernel 16 runs where it can, and elsewhere is listed as not available and refuses to launch",
           "[gpu]")
 {
   const step4::GemmKernel<float> *kernel = step4::find_float_kernel("16");
   REQUIRE(kernel != nullptr);
-  if (kernel->runs_here())
-    LAB_SKIP("kernel 16 runs on this GPU");
+  // On the course's GPU (LAB_REQUIRE_GPU=1) a Hopper device must have it: a build whose
+  // architectures were not read as including 90 ("native", "90-real") lost it quietly.
+  const lab::DeviceInfo device = lab::query_device();
+  if (lab::gpu_required() && device.major == 9 && device.minor == 0)
+    CHECK(kernel->runs_here());
   const GemmProblem<float> p = step4::random_problem<float>({8, 8, 8}, 1.0f, 0.0f, 3);
-  CHECK_THROWS_AS(run_on_gpu(p, kernel->launch), std::runtime_error);
+  if (kernel->runs_here())
+    CHECK(step4::gemm_error(p, run_on_gpu(p, kernel->launch)) <= step4::tf32_tolerance(8));
+  else
+    CHECK_THROWS_AS(run_on_gpu(p, kernel->launch), std::runtime_error);
+}
+
+// Kernel 11's tuner: every candidate is kernel 10 with other tiles, used in the common
+// case only (A and B as stored, rows of a multiple of 4 floats). Each must be right on
+// shapes that are not multiples of its tiles, the tuner's own check must pass them
+// all, and after tuning kernel 11 (which the other tests run untuned, as kernel 10)
+// must be right with the configuration it chose.
+TEST_CASE("kernel 11's tuner checks every candidate, and each is right", "[gpu]")
+{
+  const std::vector<GemmShape> shapes = {{4, 4, 4}, {1, 8, 12}, {132, 260, 68}, {300, 196, 36}};
+  for (const step4::TuningCandidate &candidate : step4::tuning_candidates())
+    for (const GemmShape &shape : shapes)
+      {
+        INFO(candidate.name << ", " << shape.m << " x " << shape.n << " x " << shape.k);
+        const GemmProblem<float> p = step4::random_problem<float>(shape, 1.0f, 0.0f, 21);
+        CHECK(step4::gemm_error(p, run_on_gpu(p, candidate.launch)) <=
+              step4::gemm_tolerance<float>(shape.k));
+      }
+  const std::vector<step4::TuningResult> results = step4::autotune(256, 1);
+  REQUIRE(results.size() == step4::tuning_candidates().size());
+  for (const step4::TuningResult &result : results)
+    {
+      INFO(result.name << ": error " << result.error);
+      CHECK(result.passed);
+      CHECK(result.error <= step4::gemm_tolerance<float>(256));
+    }
+  CHECK(step4::tuned_choice() == results[step4::fastest_checked(results)].name);
+  const GemmProblem<float> p = step4::random_problem<float>({260, 132, 100}, 1.0f, 0.0f, 22);
+  CHECK(step4::gemm_error(p, run_on_gpu(p, step4::launch_11_autotuned)) <= step4::gemm_tolerance<float>(100));
+}
+
+// The fault: the tuner timed its candidates and kept the fastest, never looking at
+// what they computed, so a candidate that skips the work wins. Here two such
+// candidates, one that writes nothing (C stays poisoned) and one that writes zeros,
+// are the fastest of the list: the check must fail both, and the tuner choose the
+// only right one.
+TEST_CASE("planted: a candidate that writes nothing or zeros is caught by the tuner and never chosen", "[gpu]")
+{
+  const std::vector<step4::TuningCandidate> candidates = {
+    step4::tuning_candidates().front(),
+    {"writes nothing", [](const GemmArgs<float> &, cudaStream_t) {}},
+    {"writes zeros",
+     [](const GemmArgs<float> &g, cudaStream_t stream) {
+       LAB_CHECK(cudaMemsetAsync(g.c, 0, sizeof(float) * g.shape.m * g.ldc, stream));
+     }},
+  };
+  const std::vector<step4::TuningResult> results = step4::measure(candidates, 128, 1);
+  REQUIRE(results.size() == 3);
+  CHECK(results[0].passed);
+  CHECK_FALSE(results[1].passed);
+  CHECK(std::isnan(results[1].error));
+  CHECK_FALSE(results[2].passed);
+  CHECK(step4::fastest_checked(results) == 0);
 }

@@ -9,18 +9,40 @@
 /// check that should fail passes. Every check of the course takes its maxima through
 /// these functions instead, and lab::Checks never passes a NaN.
 
+#include <lab/host_device.h>
+
 #include <cmath>
 #include <cstddef>
 #include <limits>
 
 namespace lab
 {
-  /// The larger of @p a and @p b; NaN when either is NaN.
-  inline double nan_max(double a, double b)
+  /// The larger of @p a and @p b; NaN when either is NaN. It runs on the GPU too (the
+  /// checks of lab/checks_on_gpu.h take their maxima with it), which is why it is
+  /// written with `x != x`, true for NaN alone, and returns a + b, then NaN, instead
+  /// of calling the host functions std::isnan and std::numeric_limits.
+  LAB_HOST_DEVICE inline double nan_max(double a, double b)
   {
-    if (std::isnan(a) || std::isnan(b))
-      return std::numeric_limits<double>::quiet_NaN();
+    if (a != a || b != b)
+      return a + b;
     return a > b ? a : b;
+  }
+
+  /// The error of one computed entry @p value against its @p reference, relative to
+  /// @p bound, the size the entry's rounding error is measured by (for a product,
+  /// Σ_p |A_ip||B_pj|, see step-4's gemm_reference.h): |value − reference| / bound.
+  /// NaN when any of the three is NaN; where the bound is 0 the exact answer is 0 and
+  /// must come out exactly, so the error is 0 if it does and infinity if it does not
+  /// (the bound, a sum of magnitudes, is never negative: 1/+0 is +infinity). On the CPU
+  /// and the GPU.
+  LAB_HOST_DEVICE inline double entry_error(double value, double reference, double bound)
+  {
+    const double difference = value > reference ? value - reference : reference - value;
+    if (difference != difference || bound != bound)
+      return difference + bound;
+    if (bound == 0)
+      return difference == 0 ? 0 : 1 / bound;
+    return difference / bound;
   }
 
   /// max_i |a[i] − b[i]| over i < count, in double; NaN when any difference is NaN

@@ -42,9 +42,16 @@ namespace lab
   /// 132 SMs, 79.1 GiB" or "no CUDA device (why)".
   std::string describe(const DeviceInfo &device);
 
+  /// Whether this machine must use its GPU: `LAB_REQUIRE_GPU=1` in the environment.
+  /// A GPU machine's runs set it (tools/gpu-node does), so that a device that cannot
+  /// be used (a driver problem, a busy or broken GPU) fails the run loudly instead of
+  /// turning every GPU part and GPU test into a quiet "skipped".
+  bool gpu_required();
+
   /// The device a program runs on: none when @p cpu_only (the --cpu-only flag), else
   /// query_device(). Prints the program header's "GPU: ..." line, which says why the
-  /// GPU part is skipped when there is no device to use.
+  /// GPU part is skipped when there is no device to use; under gpu_required() a
+  /// missing device is an error instead (a std::runtime_error saying why).
   DeviceInfo select_device(bool cpu_only);
 
   /// One property of the GPU in use (the current device), such as

@@ -31,14 +31,17 @@ namespace lab
   template <typename T>
   double cholesky_residual(const Matrix<T> &a, const Matrix<T> &factor);
 
-  /// The same ratio estimated from @p rows whole rows of L Lᵀ − A and of A, picked at
-  /// random (fixed @p seed; the first and last row always among them): the rows are
-  /// alike, so the ratio over a sample estimates the ratio over all of them. It costs
-  /// rows·n²/2 multiply-adds instead of n³/6, which makes the check affordable at
-  /// n = 32768. With rows >= n every row is used and the result is
-  /// cholesky_residual's, up to rounding.
+  /// The same ratio estimated from whole rows of L Lᵀ − A and of A: one row in every
+  /// band of @p band consecutive rows, where in the band drawn from a fixed @p seed, and
+  /// the first and the last row. The rows are alike, so the ratio over the sample
+  /// estimates the ratio over all of them; and no band of rows goes unseen, so a tile
+  /// row of the factor (band = the tile) that was never written, or written wrong,
+  /// cannot hide (a sample of a few random rows missed most of them at large n). It
+  /// costs n/band·n²/2 multiply-adds instead of n³/6. With band 1 every row is used
+  /// and the result is cholesky_residual's, up to rounding. Where a GPU is there,
+  /// lab::cholesky_residual_on_gpu checks every entry instead, in far less time.
   template <typename T>
-  double cholesky_residual_sampled(const Matrix<T> &a, const Matrix<T> &factor, int rows,
+  double cholesky_residual_sampled(const Matrix<T> &a, const Matrix<T> &factor, int band = 16,
                                    unsigned seed = 1);
 
   /// ‖A X − I‖_F / (‖A‖_F ‖X‖_F) for a computed inverse X of the n x n matrix A (both

@@ -1,5 +1,6 @@
 // GPU tests of lab/cublas_gemm.h: cuBLAS's products, through the lab::Gemm interface,
 // against a product computed in double on the host.
+#include <lab/compare.h>
 #include <lab/cublas_gemm.h>
 #include <lab/cuda_check.h>
 #include <lab/device_buffer.h>
@@ -39,7 +40,7 @@ namespace
           const double scale =
             std::abs(double(alpha)) * size + std::abs(double(beta) * double(c_in(i, j)));
           const double error = std::abs(double(c_out(i, j)) - expected) / scale;
-          worst = std::isnan(error) ? error : std::max(worst, error);
+          worst = lab::nan_max(worst, error);
         }
     return worst;
   }

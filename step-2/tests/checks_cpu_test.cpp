@@ -1,0 +1,37 @@
+// Planted faults for step-2's checks, on the CPU: the tolerances must fail the wrong
+// answers they exist to catch, at every size the GPU tests use.
+#include "cholesky_blocked_cpu.h"
+#include "variants/6_mixed_precision_solve.cuh"
+
+#include <lab/residuals.h>
+#include <lab/test_matrices.h>
+#include <lab_catch.h>
+
+#include <cmath>
+
+// The fault: variant 6's test allowed its TF32 factor a residual of 4 n·2^-10, 1.0 at
+// n = 256 and 4.0 at 1025, so a factor of zeros (residual exactly 1) or one twice as
+// large as it should be (L Lᵀ = 4 A, residual 3) passed. step2::tf32_factor_tolerance
+// (2^-9 √n + 4 n ε) stays below 0.07 at every size the test uses, and the FP32
+// tolerance 4 n ε far below.
+TEST_CASE("planted: a zero or garbage factor FAILs the TF32 and FP32 factor tolerances at every size tested", "[cpu]")
+{
+  for (const int n : {1, 2, 63, 65, 255, 257, 700, 1025})
+    {
+      INFO("n = " << n);
+      const lab::Matrix<float> a = lab::random_spd<float>(n, 1e3, 60 + n);
+      const double zero = lab::cholesky_residual(a, lab::Matrix<float>(n, n));
+      CHECK(zero == 1.0);
+      CHECK(zero > step2::tf32_factor_tolerance(n));
+      CHECK(zero > lab::tolerance<float>(4, n));
+      lab::Matrix<float> twice = a;
+      REQUIRE(step2::cholesky_blocked_cpu(twice) == 0);
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j <= i; ++j)
+          twice(i, j) *= 2;
+      const double garbage = lab::cholesky_residual(a, twice);
+      CHECK(std::abs(garbage - 3) < 1e-5);
+      CHECK(garbage > step2::tf32_factor_tolerance(n));
+      CHECK(step2::tf32_factor_tolerance(n) < 0.1);
+    }
+}

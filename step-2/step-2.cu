@@ -705,6 +705,8 @@ int main(int argc, char **argv)
           lab::refuse_sizes_that_do_not_fit(float_sizes, need_float, "float", settings.use_gpu);
         if (settings.options.wants_double())
           lab::refuse_sizes_that_do_not_fit(double_sizes, need_double, "double", settings.use_gpu);
+        std::printf("cuSOLVER: potrf with LOWER (the faster fill mode: tools/vendor-configurations), its factor "
+                    "turned into L by rows outside the timing; IRS: cusolverDnIRSXgesv, TF32 LU\n");
         std::printf("check: ||L L^T - A||_F / ||A||_F <= %g n eps, every entry in double (on the GPU above "
                     "n = %d); random SPD matrices of condition %g; panel width of variants 4-6: %d (float), "
                     "%d (double)\n",

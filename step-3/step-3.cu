@@ -851,6 +851,8 @@ int main(int argc, char **argv)
     settings.device = lab::select_device(settings.options.cpu_only);
     settings.use_gpu = settings.device.present;
     std::printf("LAPACK: %s\n", lab::have_lapack() ? "trtri on all cores, for scale" : "not installed (row left out)");
+    std::printf("vendor: L from potrf with LOWER (converted outside the timing); trtri, potri, potrs and trsm in the "
+                "configurations tools/vendor-configurations measured fastest\n");
     lab::Checks checks;
     if (!settings.matrix_file.empty())
       {

@@ -26,6 +26,7 @@
 
 // @sect3{Include files}
 #include "blur_model.h"
+#include "gram_matrix.h"
 #include "lambda_choice.h"
 #include "psf.h"
 #include "report.h"
@@ -721,6 +722,9 @@ int main(int argc, char **argv)
     settings.device = lab::select_device(settings.options.cpu_only);
     settings.use_gpu = settings.device.present;
     std::printf("model: g = H f + noise, H = convolution with the psf (centre rows/2, cols/2), zero boundary\n");
+    std::printf("vendor pipeline: H stored for cuBLAS SYRK's faster transposition (by rows below n = %d, by columns "
+                "from there), potrf and potrs with LOWER\n",
+                vendor_h_by_columns_from);
     // An image degraded elsewhere gets no noise here; --noise then only names its level.
     const std::string noise_text = settings.degraded_file.empty() ? settings.noise + " (seed " +
                                                                       std::to_string(settings.seed) + ")"

@@ -400,7 +400,8 @@ namespace step5
               DensePipeline<float> pipeline(problem.rows, problem.cols, false);
               results.push_back(run_tf32_method(problem, pipeline, options, *cublas));
               step4::release_wgmma_scratch();
-              results.push_back(run_irs_method(problem, pipeline, options, *cublas));
+              if (options.irs)
+                results.push_back(run_irs_method(problem, pipeline, options, *cublas));
             }
         if (options.band)
           results.push_back(run_band_method(problem, psf, options));

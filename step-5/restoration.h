@@ -39,6 +39,7 @@ namespace step5
     bool band = true;          // whether the band pipeline runs (it needs n·(b + 3nb) memory)
     bool thesis_formula = false; // also the thesis' formula (on cuSOLVER)
     bool tf32 = false;         // in float: the TF32 pipeline (on its own H and A, tf32_pipeline_bytes more)
+    bool irs = false;          // with it: cuSOLVER's IRS solver (step-2's CusolverMixedPrecision)
     bool cg = true;            // conjugate gradients, matrix-free
     bool fft = true;           // the two FFT filters
     bool gauss_seidel = true;  // Gauss–Seidel on the CPU (slow: small images only)

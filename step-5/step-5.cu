@@ -419,6 +419,12 @@ namespace step5
       std::printf("    TF32 pipeline skipped: it needs %s of GPU memory, %s free\n",
                   lab::format_bytes(std::size_t(tf32_bytes)).c_str(),
                   lab::format_bytes(settings.device.free_memory).c_str());
+    // cuSOLVER's IRS solver beside it, where its 32-bit sizes reach: at n = 65536 (a
+    // 256² image, n² = 2³²) cusolverDnIRSXgesv failed with
+    // CUSOLVER_STATUS_EXECUTION_FAILED on an H200 (CUDA 13.0).
+    options.irs = options.tf32 && std::is_same_v<T, float> && double(n) * n < 0x1p31;
+    if (options.tf32 && !options.irs)
+      std::printf("    cuSOLVER IRS skipped: its 32-bit interface fails at n = %d (n^2 >= 2^31)\n", n);
     if (settings.use_gpu && settings.wants("dense") && !options.dense)
       std::printf("    dense pipelines skipped: they need %s of GPU memory, %s free\n",
                   lab::format_bytes(std::size_t(DensePipeline<T>::device_bytes(rows, cols, true))).c_str(),

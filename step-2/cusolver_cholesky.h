@@ -9,7 +9,7 @@
 // factorises it. They are not equally fast. On an H200, LOWER takes 39.9 ms at
 // n = 16384 in float where UPPER takes 57.4 ms (1.44×; 1.57× in double), and the
 // course's program `vendor-configurations` measures every such choice on the GPU at
-// hand (results/<gpu>/vendor_configurations.txt). So we ask for LOWER.
+// hand (the H200's: results/nvidia-h200/vendor_configurations.txt). So we ask for LOWER.
 //
 // The factor then comes back as L by columns: read by rows, Lᵀ in the upper triangle,
 // while the lower triangle still holds A. `to_course_layout` copies it into the lower

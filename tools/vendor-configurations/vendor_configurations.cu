@@ -416,7 +416,7 @@ namespace vendor
   // @sect3{GEMM: the product behind every step}
   //
   // The course's lab::cublas_gemm calls cublasGemmEx (float: TF32 off, or TF32 on;
-  // double: cublasDgemm). Each transposition the steps use is timed through it and
+  // double: FP64). Each transposition the steps use is timed through it and
   // through the per-type cublas<t>gemm, to show that the interface costs nothing.
   template <typename T>
   void gemm_family(Settings &s, int n, lab::Cublas &cublas)
@@ -457,11 +457,11 @@ namespace vendor
             }
           else
             {
-              measure("Dgemm", true, [&] {
+              measure("Dgemm", false, [&] {
                 LAB_CHECK(
                   cublasDgemm(cublas.get(), op_a, op_b, n, n, n, &one, a.data(), n, b.data(), n, &zero, c.data(), n));
               });
-              measure("GemmEx, FP64", false, [&] {
+              measure("GemmEx, FP64", true, [&] {
                 LAB_CHECK(cublasGemmEx(cublas.get(), op_a, op_b, n, n, n, &one, a.data(), CUDA_R_64F, n, b.data(),
                                        CUDA_R_64F, n, &zero, c.data(), CUDA_R_64F, n, CUBLAS_COMPUTE_64F,
                                        CUBLAS_GEMM_DEFAULT));
@@ -476,7 +476,7 @@ namespace vendor
   // @sect3{LU: getrf and getrs}
   //
   // Step-3 compares Gauss–Jordan with cuSOLVER's LU: getrf, then getrs against the
-  // identity. Both interfaces; getrs in both transpositions (a row-major matrix is the
+  // identity (per-type, N: step3::CusolverGeneralInverse). Both interfaces; getrs in both transpositions (a row-major matrix is the
   // transpose of the column-major one, so either solves the course's system).
   template <typename T>
   void lu_family(Settings &s, int n, lab::Cusolver &cusolver)
@@ -499,13 +499,13 @@ namespace vendor
                                  host_work.data(), host_bytes, info.data()));
     };
     record(s, {"getrf", precision, "", n, "64-bit (Xgetrf)", time_it(s, n, getrf_64, restore, info.data()), lu_flops,
-               true});
+               false});
     int elements = 0;
     LAB_CHECK(getrf_size(cusolver.get(), n, a.data(), &elements));
     lab::DeviceBuffer<T> work(std::max(elements, 1));
     const auto getrf_legacy = [&] { LAB_CHECK(getrf(cusolver.get(), n, a.data(), work.data(), pivots.data(), info.data())); };
     record(s, {"getrf", precision, "", n, "per-type (getrf)", time_it(s, n, getrf_legacy, restore, info.data()),
-               lu_flops, false});
+               lu_flops, true});
 
     // getrs(I) on the factors each interface left: n right-hand sides, 2n³ flops.
     lab::DeviceBuffer<T> identity(pristine.count());
@@ -531,12 +531,12 @@ namespace vendor
           },
           restore_b, info.data());
         record(s, {"getrs", precision, "nrhs=n", n, std::string(op_name(op)) + ", 64-bit (Xgetrs)", x_ms,
-                   2.0 * n * n * n, op == CUBLAS_OP_N});
+                   2.0 * n * n * n, false});
         const double legacy_ms =
           time_it(s, n, [&] { LAB_CHECK(getrs(cusolver.get(), op, n, n, a.data(), pivots.data(), b.data(), info.data())); },
                   restore_b, info.data());
         record(s, {"getrs", precision, "nrhs=n", n, std::string(op_name(op)) + ", per-type (getrs)", legacy_ms,
-                   2.0 * n * n * n, false});
+                   2.0 * n * n * n, op == CUBLAS_OP_N});
       }
   }
 

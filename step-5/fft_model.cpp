@@ -40,16 +40,6 @@ namespace step5
     return periodic(psf, image, -1);
   }
 
-  lab::Matrix<double> mirrored_extension(const lab::Matrix<double> &image)
-  {
-    const int rows = image.rows(), cols = image.cols();
-    lab::Matrix<double> extended(2 * rows, 2 * cols);
-    for (int r = 0; r < 2 * rows; ++r)
-      for (int c = 0; c < 2 * cols; ++c)
-        extended(r, c) = image(r < rows ? r : 2 * rows - 1 - r, c < cols ? c : 2 * cols - 1 - c);
-    return extended;
-  }
-
   double periodic_backward_error(const Psf &psf, const lab::Matrix<double> &g, double lambda,
                                  const lab::Matrix<double> &f)
   {

@@ -25,14 +25,9 @@ namespace step5
   // Cᵀ g: the correlation with the same PSF, with wrap-around.
   lab::Matrix<double> periodic_blur_transpose(const Psf &psf, const lab::Matrix<double> &image);
 
-  // The 2R × 2C extension of an R × C image by reflection at its right and bottom
-  // edges: pixel r ≥ R of the extension is pixel 2R − 1 − r of the image (columns
-  // likewise), periodic without a jump at any edge.
-  lab::Matrix<double> mirrored_extension(const lab::Matrix<double> &image);
-
   // η of @p f for the periodic model's equations (CᵀC + λI) f = Cᵀ g (f and g of one
   // size: R × C for the periodic filter; for the mirrored one, the whole solution on
-  // the extension and mirrored_extension(g)).
+  // the extension and mirrored(g), lambda_choice.h).
   double periodic_backward_error(const Psf &psf, const lab::Matrix<double> &g, double lambda,
                                  const lab::Matrix<double> &f);
 } // namespace step5

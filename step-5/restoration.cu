@@ -5,6 +5,7 @@
 #include "conjugate_gradients.h"
 #include "fft_filter.h"
 #include "fft_model.h"
+#include "lambda_choice.h"
 #include "gauss_seidel.h"
 #include "sparse_cholesky.h"
 
@@ -65,7 +66,7 @@ namespace step5
         case Equations::mirrored:
           break;
         }
-      return periodic_backward_error(psf, mirrored_extension(degraded), lambda, f);
+      return periodic_backward_error(psf, mirrored(degraded), lambda, f);
     }
   } // namespace
 

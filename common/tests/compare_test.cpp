@@ -72,3 +72,26 @@ TEST_CASE("planted: a NaN value, reference or bound makes entry_error NaN, and t
   lab::Checks checks;
   CHECK_FALSE(checks.at_most("planted NaN entry", lab::entry_error(not_a_number, 1, 1), 1));
 }
+
+TEST_CASE("compare: lower_triangle_difference reads the lower triangle only, relative to the reference")
+{
+  lab::Matrix<double> reference(3, 3), x(3, 3);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      reference(i, j) = x(i, j) = j <= i ? 2.0 + i - j : 100.0;
+  x(0, 2) = -1e9; // above the diagonal: not read
+  CHECK(lab::lower_triangle_difference(x, reference) == 0.0);
+  x(2, 1) += 0.5; // one entry below: off by 0.5 of a largest entry of 4
+  CHECK(lab::lower_triangle_difference(x, reference) == 0.125);
+}
+
+TEST_CASE("planted: a NaN in the lower triangle makes lower_triangle_difference NaN")
+{
+  lab::Matrix<float> x(4, 4);
+  lab::Matrix<double> reference(4, 4);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      reference(i, j) = x(i, j) = float(1 + i + j);
+  x(3, 0) = std::numeric_limits<float>::quiet_NaN();
+  CHECK(std::isnan(lab::lower_triangle_difference(x, reference)));
+}

@@ -17,6 +17,7 @@
 #include "dense_pipeline.h"
 #include "fft_filter.h"
 #include "fft_model.h"
+#include "lambda_choice.h"
 #include "gram_matrix.h"
 #include "psf.h"
 #include "restoration.h"
@@ -485,7 +486,7 @@ namespace
         {
           const bool periodic = boundary == step5::FftBoundary::periodic;
           CAPTURE(precision_name(T()), psf.name, periodic);
-          const lab::Matrix<double> extended = periodic ? g : step5::mirrored_extension(g);
+          const lab::Matrix<double> extended = periodic ? g : step5::mirrored(g);
           const int model_rows = extended.rows(), model_cols = extended.cols();
           const lab::Matrix<double> c = matrix_of([&](const Image &x) { return step5::periodic_blur(psf, x); },
                                                   model_rows, model_cols);

@@ -7,6 +7,7 @@
 // tests build from the CPU model pixel by pixel.
 #include "blur_model.h"
 #include "fft_model.h"
+#include "lambda_choice.h"
 #include "gauss_seidel.h"
 #include "report.h"
 #include "restoration.h"
@@ -155,7 +156,7 @@ TEST_CASE("planted: a mirrored FFT filter with a wrong extension FAILs")
   const auto solution_for = [&](const Image &extended) {
     return regularised_solution(gram(c), t.lambda, step5::periodic_blur_transpose(t.psf, extended));
   };
-  CHECK(t.passes(t.result(solution_for(step5::mirrored_extension(t.g)), Equations::mirrored)));
+  CHECK(t.passes(t.result(solution_for(step5::mirrored(t.g)), Equations::mirrored)));
   Image tiled(rows, cols);
   for (int r = 0; r < rows; ++r)
     for (int col = 0; col < cols; ++col)
@@ -163,7 +164,7 @@ TEST_CASE("planted: a mirrored FFT filter with a wrong extension FAILs")
   CHECK_FALSE(t.passes(t.result(solution_for(tiled), Equations::mirrored)));
   const Image small = matrix_of([&](const Image &x) { return step5::periodic_blur(t.psf, x); }, t.rows, t.cols);
   const Image periodic = regularised_solution(gram(small), t.lambda, step5::periodic_blur_transpose(t.psf, t.g));
-  CHECK_FALSE(t.passes(t.result(step5::mirrored_extension(periodic), Equations::mirrored)));
+  CHECK_FALSE(t.passes(t.result(step5::mirrored(periodic), Equations::mirrored)));
 }
 
 TEST_CASE("the periodic blur wraps around, and its transpose is its adjoint")
@@ -181,7 +182,7 @@ TEST_CASE("the periodic blur wraps around, and its transpose is its adjoint")
   const Image x = random_image(t.rows, t.cols, 1), y = random_image(t.rows, t.cols, 2);
   CHECK(nearly_equal(dot(step5::periodic_blur(t.psf, x), y), dot(x, step5::periodic_blur_transpose(t.psf, y)), 1e-14));
   // The extension reflects at the right and bottom edges.
-  const Image extended = step5::mirrored_extension(x);
+  const Image extended = step5::mirrored(x);
   CHECK(extended(2 * t.rows - 1, 2 * t.cols - 1) == x(0, 0));
   CHECK(extended(t.rows, 2) == x(t.rows - 1, 2));
 }

@@ -11,6 +11,8 @@
 
 #include <lab/host_device.h>
 
+#include <lab/matrix.h>
+
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -64,5 +66,22 @@ namespace lab
     if (a.size() != b.size())
       return std::numeric_limits<double>::quiet_NaN();
     return max_abs_difference(a.data(), b.data(), a.size());
+  }
+
+  /// max |X(i, j) − R(i, j)| over the lower triangle (diagonal included) relative to
+  /// R's largest entry there: how far a computed triangular factor or inverse @p x is
+  /// from a reference @p reference of the same size. NaN when any compared entry of X
+  /// is NaN; whatever lies above the diagonal is not read.
+  template <typename A, typename B>
+  double lower_triangle_difference(const Matrix<A> &x, const Matrix<B> &reference)
+  {
+    double worst = 0, largest = 0;
+    for (int i = 0; i < reference.rows(); ++i)
+      for (int j = 0; j <= i; ++j)
+        {
+          worst = nan_max(worst, std::abs(double(x(i, j)) - double(reference(i, j))));
+          largest = nan_max(largest, std::abs(double(reference(i, j))));
+        }
+    return worst / largest;
   }
 } // namespace lab

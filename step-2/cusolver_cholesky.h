@@ -6,8 +6,8 @@
 // cuSOLVER, like LAPACK, stores matrices by columns, the course by rows. Our A is
 // symmetric and stored whole, and a symmetric matrix is the same matrix by rows and by
 // columns: the course's buffer is A to cuSOLVER as it is, and either fill mode
-// factorises it. They are not equally fast. On an H200, LOWER takes 39.9 ms at
-// n = 16384 in float where UPPER takes 57.4 ms (1.44×; 1.57× in double), and the
+// factorises it. They are not equally fast. On an H200, LOWER takes 39.8 ms at
+// n = 16384 in float where UPPER takes 57.0 ms (1.43×; 1.55× in double), and the
 // course's program `vendor-configurations` measures every such choice on the GPU at
 // hand (the H200's: results/nvidia-h200/vendor_configurations.txt). So we ask for LOWER.
 //

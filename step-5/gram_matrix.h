@@ -45,11 +45,11 @@ namespace step5
   // result from H stored two ways: C = HᵀH by trans T from H stored by columns, or by
   // trans N from H stored by rows (which cuBLAS, reading by columns, sees as Hᵀ). They
   // are not equally fast, and which is faster depends on the size. On an H200
-  // (results/nvidia-h200/vendor_configurations.txt) trans N was 3–12% faster from
+  // (results/nvidia-h200/vendor_configurations.txt) trans N was 3–11% faster from
   // n = k = 4096 to 32768, and trans T twice as fast at 65536, a 256² image (5.7 s
   // against 11.1). So the vendor's pipeline builds H by rows below 65536 and by columns
   // from there on (blur_gpu.h's Storage), and asks for the lower triangle by columns
-  // (the fill mode made no difference), which is what potrf with LOWER reads. By rows,
+  // (the fill mode made little difference), which is what potrf with LOWER reads. By rows,
   // that is the upper triangle of the course's layout.
   constexpr int vendor_h_by_columns_from = 65536;
   constexpr cublasFillMode_t vendor_syrk_fill_mode = CUBLAS_FILL_MODE_LOWER;

@@ -38,6 +38,7 @@
 #include <lab/table.h>
 #include <lab/test_matrices.h>
 #include <lab/timer.h>
+#include <lab/precision.h>
 
 #include <cmath>
 #include <cstdio>
@@ -180,7 +181,7 @@ namespace step1
     const int reps = settings.options.reps;
     const lab::Matrix<T> a = lab::random_spd<T>(n, condition_number, 1000 + n);
     const double tolerance = lab::tolerance<T>(residual_constant, n);
-    const std::string name = std::string(sizeof(T) == 4 ? "float" : "double") +
+    const std::string name = std::string(lab::precision_name<T>()) +
                              " n=" + std::to_string(n);
 
     lab::Matrix<T> factor;
@@ -230,7 +231,7 @@ namespace step1
   void run_sweep(const Settings &settings, const std::vector<int> &sizes,
                  lab::Checks &checks)
   {
-    const char *precision = sizeof(T) == 4 ? "float" : "double";
+    const char *precision = lab::precision_name<T>();
     std::printf("\n%s (machine epsilon %.1e; times in ms, median of %d)\n", precision,
                 std::numeric_limits<T>::epsilon(), settings.options.reps);
     std::printf("%7s %10s %10s %12s %12s %9s %13s %13s   %s\n", "n", "CPU", "LAPACK",
@@ -294,7 +295,7 @@ namespace step1
     };
 
     std::printf("\nmatrix %s: %d x %d, %s\n", settings.matrix_file.c_str(), n, n,
-                sizeof(T) == 4 ? "float" : "double");
+                lab::precision_name<T>());
     lab::Matrix<T> factor = a;
     report("CPU", cholesky_cpu(factor), factor);
     if (settings.use_gpu)

@@ -50,6 +50,7 @@
 #include <lab/table.h>
 #include <lab/test_matrices.h>
 #include <lab/timer.h>
+#include <lab/precision.h>
 
 #include <algorithm>
 #include <cmath>
@@ -424,7 +425,7 @@ namespace step2
     const int reps = settings.options.reps;
     const lab::Matrix<T> a = lab::random_spd<T>(n, condition_number, 2000 + n);
     const double tolerance = lab::tolerance<T>(residual_constant, n);
-    const std::string context = std::string(sizeof(T) == 4 ? "float" : "double") +
+    const std::string context = std::string(lab::precision_name<T>()) +
                                 " n=" + std::to_string(n);
     std::printf("\nn = %d (%.1f GFLOP; tolerance %.1e)\n", n, double(n) * n * n / 3e9, tolerance);
     std::printf("  %-28s %10s %10s %8s %8s %10s   %s\n", "factorisation", "time", "+copies",
@@ -504,7 +505,7 @@ namespace step2
   template <typename T>
   void run_sweep(const Settings &settings, const std::vector<int> &sizes, lab::Checks &checks)
   {
-    const char *precision = sizeof(T) == 4 ? "float" : "double";
+    const char *precision = lab::precision_name<T>();
     std::printf("\n%s (machine epsilon %.1e; times in ms, median of %d)\n", precision,
                 std::numeric_limits<T>::epsilon(), settings.options.reps);
     std::vector<std::string> columns = {"n", "cpu_ms", "lapack_ms", "copies_ms", "cusolver_ms"};
@@ -601,7 +602,7 @@ namespace step2
   {
     const lab::Matrix<T> a = lab::read_symmetric_matrix<T>(settings.matrix_file);
     const int n = a.rows();
-    const char *precision = sizeof(T) == 4 ? "float" : "double";
+    const char *precision = lab::precision_name<T>();
     std::printf("\nmatrix %s: %d x %d, %s\n", settings.matrix_file.c_str(), n, n, precision);
 
     lab::Matrix<T> cpu_factor = a;

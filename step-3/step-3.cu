@@ -51,6 +51,7 @@
 #include <lab/table.h>
 #include <lab/test_matrices.h>
 #include <lab/timer.h>
+#include <lab/precision.h>
 
 #include <algorithm>
 #include <cmath>
@@ -638,7 +639,7 @@ namespace step3
   template <typename T>
   void run_size(const Settings &settings, int n, lab::Cublas *cublas, Tables<T> &tables, lab::Checks &checks)
   {
-    const std::string context = std::string(sizeof(T) == 4 ? "float" : "double") + " n=" + std::to_string(n);
+    const std::string context = std::string(lab::precision_name<T>()) + " n=" + std::to_string(n);
     std::printf("\nn = %d\n", n);
     Problem<T> problem(settings, n, cublas);
     std::vector<double> row = run_inverses(problem, checks, context);
@@ -696,7 +697,7 @@ namespace step3
   template <typename T>
   void run_sweep(const Settings &settings, const std::vector<int> &sizes, lab::Checks &checks)
   {
-    const char *precision = sizeof(T) == 4 ? "float" : "double";
+    const char *precision = lab::precision_name<T>();
     std::printf("\n%s (machine epsilon %.1e; times in ms, median of %d)\n", precision,
                 std::numeric_limits<T>::epsilon(), settings.options.reps);
     std::unique_ptr<lab::Cublas> cublas;
@@ -743,7 +744,7 @@ namespace step3
     if (a.cols() != n)
       throw lab::bad_input(settings.matrix_file + ": the matrix is " + std::to_string(n) + " x " +
                            std::to_string(a.cols()) + ", not square");
-    const char *precision = sizeof(T) == 4 ? "float" : "double";
+    const char *precision = lab::precision_name<T>();
     std::printf("\nmatrix %s: %d x %d, %s, %s\n", settings.matrix_file.c_str(), n, n, precision,
                 settings.general ? "general (Gauss-Jordan)" : "lower triangular");
     lab::Matrix<T> x;

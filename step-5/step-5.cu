@@ -46,6 +46,7 @@
 #include <lab/table.h>
 #include <lab/test_images.h>
 #include <lab/timer.h>
+#include <lab/precision.h>
 
 #include <algorithm>
 #include <cmath>
@@ -446,7 +447,7 @@ namespace step5
   void run_sweep(const Settings &settings, const Psf &psf, const Noise &noise, const std::vector<int> &sides,
                  bool with_cpu_methods, lab::Checks &checks, lab::Cublas *cublas)
   {
-    const std::string precision = sizeof(T) == 4 ? "float" : "double";
+    const std::string precision = lab::precision_name<T>();
     const std::string folder = settings.options.out + "/step-5";
     Tables tables;
     lab::TimeForecast forecast;

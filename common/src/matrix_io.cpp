@@ -1,6 +1,7 @@
 #include <lab/matrix_io.h>
 
 #include <lab/program.h>
+#include <lab/precision.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -19,7 +20,7 @@ namespace lab
     if (!in)
       throw bad_input("cannot read the matrix file '" + path + "'");
 
-    const char *type_name = sizeof(T) == 4 ? "float" : "double";
+    const char *type_name = lab::precision_name<T>();
     const char *largest = sizeof(T) == 4 ? "3.4e38" : "1.8e308";
     std::vector<std::vector<double>> rows;
     std::string line;

@@ -14,6 +14,7 @@
 #include "triangular_inverse.h"
 #include "triangular_products.h"
 
+#include <lab/precision.h>
 #include <lab/cublas_gemm.h>
 #include <lab/device_buffer.h>
 #include <lab/residuals.h>
@@ -26,8 +27,6 @@
 
 namespace
 {
-  const char *precision_name(float) { return "float"; }
-  const char *precision_name(double) { return "double"; }
 
   // Inverts @p l with @p variant on the GPU; returns info and X in @p x.
   template <typename T>
@@ -86,7 +85,7 @@ namespace
       for (const int n : sizes)
         for (const bool cholesky : {true, false})
           {
-            INFO(variant.name << ", n = " << n << ", " << precision_name(T()) << ", "
+            INFO(variant.name << ", n = " << n << ", " << lab::precision_name<T>() << ", "
                               << (cholesky ? "Cholesky factor" : "diagonally dominant"));
             const lab::Matrix<T> l =
               cholesky ? cholesky_factor<T>(n, 300 + n) : lab::random_lower_triangular<T>(n, 300 + n);
@@ -104,7 +103,7 @@ namespace
     for (const step3::InverseVariant<T> &variant : step3::inverse_variants<T>())
       for (const int j : {0, 64, 150, n - 1})
         {
-          INFO(variant.name << ", zero at " << j << ", " << precision_name(T()));
+          INFO(variant.name << ", zero at " << j << ", " << lab::precision_name<T>());
           lab::Matrix<T> l = lab::random_lower_triangular<T>(n, 9);
           l(j, j) = 0;
           lab::Matrix<T> x;
@@ -124,7 +123,7 @@ namespace
     for (const int m : {1, 70, 256, 257, 600})
       for (const int p : {1, 37})
         {
-          INFO("m = " << m << ", p = " << p << ", " << precision_name(T()));
+          INFO("m = " << m << ", p = " << p << ", " << lab::precision_name<T>());
           const lab::Matrix<T> t = lab::random_lower_triangular<T>(m, m);
           const lab::Matrix<T> left = lab::random_matrix<T>(m, p, 1), right = lab::random_matrix<T>(p, m, 2);
           lab::DeviceBuffer<T> dt(t), dleft(left), dright(right), out(static_cast<std::size_t>(m) * p);
@@ -201,7 +200,7 @@ namespace
       for (const int nrhs : {1, 7, 8, 33, 256})
         for (const lab::Op op : {lab::Op::none, lab::Op::transpose})
           {
-            INFO("n = " << n << ", nrhs = " << nrhs << ", " << lab::op_letter(op) << ", " << precision_name(T()));
+            INFO("n = " << n << ", nrhs = " << nrhs << ", " << lab::op_letter(op) << ", " << lab::precision_name<T>());
             const lab::Matrix<T> l = cholesky_factor<T>(n, n);
             check_solve(l, l, lab::random_matrix<T>(n, nrhs, 5), op, -1, gemm);
           }
@@ -233,7 +232,7 @@ namespace
       for (const int b : {0, 1, 63, 64, 65, 150})
         for (const lab::Op op : {lab::Op::none, lab::Op::transpose})
           {
-            INFO("n = " << n << ", bandwidth " << b << ", " << lab::op_letter(op) << ", " << precision_name(T()));
+            INFO("n = " << n << ", bandwidth " << b << ", " << lab::op_letter(op) << ", " << lab::precision_name<T>());
             // Well conditioned: the diagonal in [1, 2], the band's entries in [-1, 1] / (b + 1).
             const lab::Matrix<T> r = lab::random_matrix<T>(n, n, 3 + n + b);
             lab::Matrix<T> l(n, n), poisoned(n, n);
@@ -253,7 +252,7 @@ namespace
   {
     for (const int n : {1, 65, 300, 600})
       {
-        INFO("n = " << n << ", " << precision_name(T()));
+        INFO("n = " << n << ", " << lab::precision_name<T>());
         const lab::Matrix<T> a = lab::random_spd<T>(n, 1e3, n);
         lab::Matrix<T> l = a;
         REQUIRE(step2::cholesky_blocked_cpu(l) == 0);

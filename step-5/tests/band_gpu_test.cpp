@@ -16,6 +16,7 @@
 #include <cholesky_variants.h>    // step-2: the factorisations
 #include <gemm_kernels.h>         // step-4: step4::gemm
 
+#include <lab/precision.h>
 #include <lab/cuda_check.h>
 #include <lab/device_buffer.h>
 #include <lab/random.h>
@@ -132,7 +133,7 @@ namespace
           // with a wider band than A needs.
           for (const auto &[panel, extra] : std::vector<std::pair<int, int>>{{1, 0}, {3, 0}, {16, 0}, {64, 0}, {5, 7}})
             {
-              CAPTURE(precision_name(T()), psf.name, rows, cols, panel, extra);
+              CAPTURE(lab::precision_name<T>(), psf.name, rows, cols, panel, extra);
               const step5::BandLayout layout = step5::BandLayout::make(rows * cols, bandwidth + extra, panel);
               lab::DeviceBuffer<T> storage(layout.elements());
               storage.poison();
@@ -182,7 +183,7 @@ namespace
   template <typename T>
   void check_band_factorisation(const std::string &variant_name)
   {
-    CAPTURE(precision_name(T()), variant_name);
+    CAPTURE(lab::precision_name<T>(), variant_name);
     const int rows = 40, cols = 40, n = rows * cols, panel = 64;
     const double lambda = 1e-2;
     const Psf psf = step5::gaussian_psf(1.5, 9);

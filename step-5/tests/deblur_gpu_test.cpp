@@ -26,6 +26,7 @@
 #include <gemm_kernels.h>                         // step-4: step4::gemm, step4::gemm_tf32
 #include <variants/6_mixed_precision_solve.cuh> // step-2: the mixed-precision solve
 
+#include <lab/precision.h>
 #include <lab/compare.h>
 #include <lab/cublas_gemm.h>
 #include <lab/device_buffer.h>
@@ -78,7 +79,7 @@ namespace
         {
           if (psf.rows() > rows || psf.cols() > cols)
             continue;
-          CAPTURE(precision_name(T()), psf.name, rows, cols);
+          CAPTURE(lab::precision_name<T>(), psf.name, rows, cols);
           const lab::Matrix<double> f = random_image(rows, cols, 11);
           const step5::DevicePsf<T> device_psf(psf);
           lab::DeviceBuffer<T> device_f(lab::convert<T>(f)), device_g(f.size());
@@ -124,7 +125,7 @@ namespace
     for (const Psf &psf : shape_test_psfs())
       {
         const int rows = 9, cols = 12, n = rows * cols;
-        CAPTURE(precision_name(T()), psf.name);
+        CAPTURE(lab::precision_name<T>(), psf.name);
         if (psf.rows() > rows || psf.cols() > cols)
           continue;
         const step5::DevicePsf<T> device_psf(psf);
@@ -251,7 +252,7 @@ namespace
   void check_exact_recovery()
   {
     const int rows = 13, cols = 17;
-    CAPTURE(precision_name(T()));
+    CAPTURE(lab::precision_name<T>());
     const Psf psf = well_conditioned_psf();
     const lab::Matrix<double> f = random_image(rows, cols, 5);
     const lab::Matrix<double> g = step5::blur(psf, f);
@@ -281,7 +282,7 @@ namespace
   void check_agreement()
   {
     const int size = 24;
-    CAPTURE(precision_name(T()));
+    CAPTURE(lab::precision_name<T>());
     const Psf psf = step5::gaussian_psf(1.5, 7);
     const lab::Matrix<double> g =
       lab::add_gaussian_noise(step5::blur(psf, lab::shepp_logan(size)), 0.01, 3);
@@ -315,7 +316,7 @@ namespace
     for (const Psf &psf : {step5::gaussian_psf(1.5, 9), trail})
       for (const std::pair<int, int> size : {std::pair{40, 40}, std::pair{37, 29}, std::pair{23, 61}})
         {
-          CAPTURE(precision_name(T()), psf.name, size.first, size.second);
+          CAPTURE(lab::precision_name<T>(), psf.name, size.first, size.second);
           const lab::Matrix<double> f = random_image(size.first, size.second, 9);
           const lab::Matrix<double> g = lab::add_gaussian_noise(step5::blur(psf, f), 0.01, 4);
           const Solutions<T> s = solve_all<T>(psf, g, lambda, cg_tolerance<T>());
@@ -375,7 +376,7 @@ namespace
   template <typename T>
   void check_not_positive_definite()
   {
-    CAPTURE(precision_name(T()));
+    CAPTURE(lab::precision_name<T>());
     const Psf shift = psf_of({{1, 0, 0}}, "shift");
     const int rows = 24, cols = 24;
     const step5::DevicePsf<T> device_psf(shift);
@@ -418,7 +419,7 @@ namespace
   void check_thesis_formula()
   {
     const int size = 20;
-    CAPTURE(precision_name(T()));
+    CAPTURE(lab::precision_name<T>());
     const lab::Matrix<double> f = lab::shepp_logan(size);
     const double lambda = 1e-2, tolerance = 1000 * epsilon<T>();
     const Psf gaussian = step5::gaussian_psf(1.2, 5);
@@ -449,7 +450,7 @@ namespace
   template <typename T>
   void check_fft_inverts_periodic_blur()
   {
-    CAPTURE(precision_name(T()));
+    CAPTURE(lab::precision_name<T>());
     const int rows = 12, cols = 15;
     const Psf psf = well_conditioned_psf();
     const lab::Matrix<double> f = random_image(rows, cols, 9);
@@ -485,7 +486,7 @@ namespace
       for (const step5::FftBoundary boundary : {step5::FftBoundary::periodic, step5::FftBoundary::mirrored})
         {
           const bool periodic = boundary == step5::FftBoundary::periodic;
-          CAPTURE(precision_name(T()), psf.name, periodic);
+          CAPTURE(lab::precision_name<T>(), psf.name, periodic);
           const lab::Matrix<double> extended = periodic ? g : step5::mirrored(g);
           const int model_rows = extended.rows(), model_cols = extended.cols();
           const lab::Matrix<double> c = matrix_of([&](const Image &x) { return step5::periodic_blur(psf, x); },

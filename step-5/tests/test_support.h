@@ -85,8 +85,6 @@ namespace step5_test
   }
 
   // The name of a precision, for CAPTURE.
-  inline const char *precision_name(float) { return "float"; }
-  inline const char *precision_name(double) { return "double"; }
 
   // The dense n × n matrix A = HᵀH + λI of a stencil (blur_model.h), entry by entry.
   inline Image dense_normal_matrix(const step5::NormalStencil &a)

@@ -43,6 +43,7 @@
 #include <lab/program.h>
 #include <lab/table.h>
 #include <lab/timer.h>
+#include <lab/precision.h>
 
 #include <algorithm>
 #include <cmath>
@@ -110,24 +111,12 @@ namespace vendor
     std::string note = ""; // e.g. IRS's iteration count
   };
 
+  // The command line, and the measurements so far.
   struct Settings
   {
     lab::CommonOptions options;
-    std::vector<int> sizes;
     std::vector<Measurement> table;
-
-    bool wants(const char *precision) const
-    {
-      return std::string(precision) == "float" ? options.wants_float() : options.wants_double();
-    }
-    bool quick() const { return options.quick; }
   };
-
-  template <typename T>
-  const char *precision_of()
-  {
-    return sizeof(T) == 4 ? "float" : "double";
-  }
 
   // The timing the whole course uses (lab::median_gpu_milliseconds); @p reset restores
   // what the routine overwrites, outside the clock. A nonzero LAPACK info is an error:
@@ -201,7 +190,7 @@ namespace vendor
   template <typename T>
   void cholesky_family(Settings &s, int n, lab::Cusolver &cusolver)
   {
-    const char *precision = precision_of<T>();
+    const char *precision = lab::precision_name<T>();
     const lab::DeviceBuffer<T> pristine = device_matrix<T>(n, n, true, 1);
     lab::DeviceBuffer<T> a(pristine.count());
     lab::DeviceBuffer<int> info(1);
@@ -321,7 +310,7 @@ namespace vendor
             x.copy_from_device(b);
           },
           info.data());
-        record(s, {"posv", precision_of<T>(), "nrhs=1", n, std::string("potrf + potrs, ") + fill_name(fill), ms,
+        record(s, {"posv", lab::precision_name<T>(), "nrhs=1", n, std::string("potrf + potrs, ") + fill_name(fill), ms,
                    double(n) * n * n / 3, fill == step2::CusolverCholesky<T>::fill_mode});
       }
   }
@@ -335,7 +324,7 @@ namespace vendor
   template <typename T>
   void triangular_family(Settings &s, int n, lab::Cusolver &cusolver, lab::Cublas &cublas)
   {
-    const char *precision = precision_of<T>();
+    const char *precision = lab::precision_name<T>();
     const lab::DeviceBuffer<T> pristine = device_matrix<T>(n, n, true, 3);
     lab::DeviceBuffer<T> a(pristine.count());
     lab::DeviceBuffer<int> info(1);
@@ -398,7 +387,7 @@ namespace vendor
   template <typename T>
   void syrk_family(Settings &s, int n, lab::Cublas &cublas)
   {
-    const char *precision = precision_of<T>();
+    const char *precision = lab::precision_name<T>();
     const lab::DeviceBuffer<T> h = device_matrix<T>(n, n, false, 4);
     lab::DeviceBuffer<T> c(h.count());
     for (const cublasOperation_t op : {CUBLAS_OP_N, CUBLAS_OP_T})
@@ -421,7 +410,7 @@ namespace vendor
   template <typename T>
   void gemm_family(Settings &s, int n, lab::Cublas &cublas)
   {
-    const char *precision = precision_of<T>();
+    const char *precision = lab::precision_name<T>();
     const lab::DeviceBuffer<T> a = device_matrix<T>(n, n, false, 5), b = device_matrix<T>(n, n, false, 6);
     lab::DeviceBuffer<T> c(a.count());
     const T one = 1, zero = 0;
@@ -481,7 +470,7 @@ namespace vendor
   template <typename T>
   void lu_family(Settings &s, int n, lab::Cusolver &cusolver)
   {
-    const char *precision = precision_of<T>();
+    const char *precision = lab::precision_name<T>();
     const lab::DeviceBuffer<T> pristine = device_matrix<T>(n, n, true, 7);
     lab::DeviceBuffer<T> a(pristine.count()), b(pristine.count());
     lab::DeviceBuffer<int> info(1), pivots(n);

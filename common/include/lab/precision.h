@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// @brief The name of a floating-point type as the course prints it and names its
-/// tables: lab::precision_name<float>() is "float", <double> is "double".
+/// tables: "float" for float, "double" for double.
 
 namespace lab
 {

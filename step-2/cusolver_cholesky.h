@@ -60,6 +60,8 @@ namespace step2
       as_potrf_left_it, // L by columns (LOWER)
       by_rows           // the course's L by rows in the lower triangle (UPPER)
     };
+    // potrs's fill mode for a factor that lies so: by rows it is UPPER, which for one
+    // right-hand side is also the faster (see above).
     static constexpr cublasFillMode_t fill_mode_of(Factor f)
     {
       return f == Factor::as_potrf_left_it ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;

@@ -351,7 +351,8 @@ namespace step2
       reps,
       [&] {
         cusolver.factorize(device.work.data(), device.info.data());
-        cusolver.solve(device.work.data(), CusolverCholesky<float>::Factor::as_potrf_left_it, x_device.data(), 1, n, device.info.data());
+        cusolver.solve(device.work.data(), CusolverCholesky<float>::Factor::as_potrf_left_it, x_device.data(), 1, n,
+                       device.info.data());
       },
       [&] {
         device.work.copy_from_device(device.pristine);
@@ -405,9 +406,8 @@ namespace step2
                                                            " on a positive definite matrix");
     else
       checks.at_most(context + " 6_mixed_precision_solve error", mixed_error, bound);
-    return {double(n),       vendor_ms,   mixed_ms, factor_ms,         double(solver.rounds()),
-            vendor_error,    mixed_error, factor_residual, irs_ms, double(irs_iterations),
-            irs_error};
+    return {double(n),    vendor_ms,       mixed_ms, factor_ms,  double(solver.rounds()), vendor_error,
+            mixed_error, factor_residual, irs_ms,   double(irs_iterations), irs_error};
   }
 
   // @sect3{One size: every factorisation, checked and timed}

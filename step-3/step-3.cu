@@ -199,6 +199,9 @@ namespace step3
     lab::DeviceBuffer<int> info;
     // The vendor's routines for this size, their workspaces allocated once.
     std::unique_ptr<step2::CusolverCholesky<T>> cholesky; // potrf and potrs
+    // potrs reads L from the triangle where the course keeps it, by rows (UPPER to
+    // cuSOLVER), the faster of the two for one right-hand side.
+    static constexpr auto factor_by_rows = step2::CusolverCholesky<T>::Factor::by_rows;
     std::unique_ptr<VendorTriangular<T>> vendor;          // trtri, trsm, potri
 
     Problem(const Settings &s, int size, lab::Cublas *handle)
@@ -431,7 +434,7 @@ namespace step3
         // cuSOLVER takes the right-hand sides by columns: B^T by rows.
         lab::DeviceBuffer<T> transposed_b(lab::transposed(b));
         Line potrs{"cuSOLVER_potrs"};
-        potrs.ms = p.time([&] { p.cholesky->solve(p.device_l.data(), step2::CusolverCholesky<T>::Factor::by_rows, work.data(), nrhs, n, p.info.data()); },
+        potrs.ms = p.time([&] { p.cholesky->solve(p.device_l.data(), p.factor_by_rows, work.data(), nrhs, n, p.info.data()); },
                           [&] {
                             work.copy_from_device(transposed_b);
                             p.info.poison();
@@ -497,7 +500,7 @@ namespace step3
                       [&] { c.copy_from_device(p.device_l); });
     potri.residual = residual(true);
     Line potrs{"cuSOLVER_potrs(I)"};
-    potrs.ms = p.time([&] { p.cholesky->solve(p.device_l.data(), step2::CusolverCholesky<T>::Factor::by_rows, c.data(), n, n, p.info.data()); },
+    potrs.ms = p.time([&] { p.cholesky->solve(p.device_l.data(), p.factor_by_rows, c.data(), n, n, p.info.data()); },
                       [&] { set_to_identity(c.data(), n, n, nullptr); });
     potrs.residual = residual(false);
 

@@ -202,7 +202,8 @@ namespace step5
       return times;
     timed(times.solve, [&] {
       LAB_CHECK(cudaMemcpyAsync(f, b_.data(), n_ * sizeof(T), cudaMemcpyDeviceToDevice, nullptr));
-      cusolver_.solve(a_.data(), step2::CusolverCholesky<T>::Factor::as_potrf_left_it, f, one_column, n_, info_.data(), nullptr);
+      using Factor = typename step2::CusolverCholesky<T>::Factor;
+      cusolver_.solve(a_.data(), Factor::as_potrf_left_it, f, one_column, n_, info_.data(), nullptr);
     });
     LAB_CHECK(cudaDeviceSynchronize());
     return times;

@@ -1,9 +1,12 @@
 #pragma once
 // Small helpers shared by the tests of lab_common: substring checks that read the same
 // with Catch2 2 and 3, capturing an exception's message, temporary folders that clean
-// up after themselves, and a relative comparison of doubles.
+// up after themselves, a relative comparison of doubles, and the host reference of a
+// product's error.
 
 #include <lab/compare.h>
+#include <lab/gemm.h>
+#include <lab/matrix.h>
 
 #include <cmath>
 #include <cstdio>
@@ -18,6 +21,40 @@
 
 namespace lab_test
 {
+  /// The worst error of a computed product @p result of C = α op(A) op(B) + β C (C as
+  /// it was before: @p c_in), entry by entry in double on the host: max over (i, j) of
+  /// lab::entry_error(result, reference, |α| (|op(A)| |op(B)|)_ij + |β| |C_ij|), the
+  /// error relative to the size of what was summed, which rounding bounds by about
+  /// k ε. NaN when any entry is NaN. The definition that the GPU's checks and cuBLAS's
+  /// products are tested against.
+  template <typename T>
+  double host_product_error(const lab::GemmShape &s, T alpha, T beta, const lab::Matrix<T> &a,
+                            const lab::Matrix<T> &b, const lab::Matrix<T> &c_in, const lab::Matrix<T> &result)
+  {
+    lab::GemmArgs<T> host;
+    host.shape = s;
+    host.a = a.data();
+    host.lda = a.ld();
+    host.b = b.data();
+    host.ldb = b.ld();
+    double worst = 0;
+    for (int i = 0; i < s.m; ++i)
+      for (int j = 0; j < s.n; ++j)
+        {
+          double sum = 0, size = 0;
+          for (int p = 0; p < s.k; ++p)
+            {
+              const double term = double(host.op_a(i, p)) * double(host.op_b(p, j));
+              sum += term;
+              size += std::abs(term);
+            }
+          const double reference = double(alpha) * sum + double(beta) * double(c_in(i, j));
+          const double bound = std::abs(double(alpha)) * size + std::abs(double(beta)) * std::abs(double(c_in(i, j)));
+          worst = lab::nan_max(worst, lab::entry_error(double(result(i, j)), reference, bound));
+        }
+    return worst;
+  }
+
   /// True when @p needle occurs in @p haystack.
   inline bool contains(const std::string &haystack, const std::string &needle)
   {

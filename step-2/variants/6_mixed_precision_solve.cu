@@ -86,9 +86,10 @@ namespace step2
       return info;
     norm_a = std::sqrt(norm_a);
 
-    // 1. The first solution.
+    // 1. The first solution. The solves are cuSOLVER's potrs on our factor, L by rows.
+    constexpr auto ours = CusolverCholesky<float>::Factor::by_rows;
     LAB_CHECK(cudaMemcpyAsync(x, b, sizeof(float) * n_, cudaMemcpyDeviceToDevice, s));
-    potrs_.solve(factor_.data(), CusolverCholesky<float>::Factor::by_rows, x, 1, n_, info_.data(), s);
+    potrs_.solve(factor_.data(), ours, x, 1, n_, info_.data(), s);
     cublas_.bind(s);
     const cublasHandle_t handle = cublas_.get();
     const float minus_one = -1, one = 1;
@@ -98,7 +99,10 @@ namespace step2
       {
         // 2. r = b - A x, from A's lower triangle alone (SYMV: a symmetric matrix
         //    times a vector). cuBLAS reads matrices by columns, so our lower triangle
-        //    (row-major) is the upper one to it.
+        //    (row-major) is the upper one to it. The fill mode is not a choice here:
+        //    the caller may have computed only that triangle (step-5 does), and
+        //    mirroring it for the other fill mode would read and write n² numbers to
+        //    save nothing in a product that reads them once.
         LAB_CHECK(cudaMemcpyAsync(residual_.data(), b, sizeof(float) * n_, cudaMemcpyDeviceToDevice, s));
         LAB_CHECK(cublasSsymv(handle, CUBLAS_FILL_MODE_UPPER, n_, &minus_one, a, ld_, x, 1, &one,
                               residual_.data(), 1));
@@ -110,7 +114,7 @@ namespace step2
           break;
         previous = r;
         // 4. The correction, and the next round.
-        potrs_.solve(factor_.data(), CusolverCholesky<float>::Factor::by_rows, residual_.data(), 1, n_, info_.data(), s);
+        potrs_.solve(factor_.data(), ours, residual_.data(), 1, n_, info_.data(), s);
         LAB_CHECK(cublasSaxpy(handle, n_, &one, residual_.data(), 1, x, 1));
         ++rounds_;
       }

@@ -31,6 +31,7 @@
 #include <cusolver_mixed_precision.h> // step-2: the course's IRS solve
 #include <cusolver_triangular.h> // step-3: trtri, trsm, potri
 #include <gram_matrix.h>         // step-5: the vendor pipeline's SYRK
+#include <triangular/frame.cuh>  // step-3: set_to_identity
 
 #include <lab/checks.h>
 #include <lab/cli.h>
@@ -283,12 +284,11 @@ namespace vendor
   // vendor pipeline): the factor's triangle is the one potrf wrote, so the pair is
   // timed as a pair, in both fill modes.
   template <typename T>
-  void cholesky_solve_family(Settings &s, int n)
+  void cholesky_solve_family(Settings &s, int n, lab::Cusolver &cusolver)
   {
     const lab::DeviceBuffer<T> pristine = device_matrix<T>(n, n, true, 10), b = device_matrix<T>(n, 1, false, 11);
     lab::DeviceBuffer<T> a(pristine.count()), x(n);
     lab::DeviceBuffer<int> info(1);
-    lab::Cusolver cusolver;
     for (const cublasFillMode_t fill : {CUBLAS_FILL_MODE_LOWER, CUBLAS_FILL_MODE_UPPER})
       {
         std::size_t device_bytes = 0, host_bytes = 0;
@@ -353,17 +353,7 @@ namespace vendor
     // trsm(A, I): B = I overwritten by the inverse; n³ flops counted as the inverse's
     // n³/3, since that is the work it replaces.
     lab::DeviceBuffer<T> b(pristine.count());
-    const auto identity = [&] {
-      LAB_CHECK(cudaMemset(b.data(), 0, b.bytes()));
-      const T one = 1;
-      for (int i = 0; i < n; ++i) // a strided copy of one value: cudaMemcpy2D
-        LAB_CHECK(cudaMemcpy(b.data() + std::size_t(i) * n + i, &one, sizeof(T), cudaMemcpyHostToDevice));
-    };
-    lab::DeviceBuffer<T> identity_matrix(pristine.count());
-    {
-      identity();
-      identity_matrix.copy_from_device(b);
-    }
+    const auto identity = [&] { step3::set_to_identity(b.data(), n, n, nullptr); };
     for (const cublasSideMode_t side : {CUBLAS_SIDE_LEFT, CUBLAS_SIDE_RIGHT})
       for (const cublasFillMode_t fill : {CUBLAS_FILL_MODE_LOWER, CUBLAS_FILL_MODE_UPPER})
         for (const cublasOperation_t op : {CUBLAS_OP_N, CUBLAS_OP_T})
@@ -371,7 +361,7 @@ namespace vendor
             cublas.bind(nullptr);
             const double ms =
               time_it(s, n, [&] { LAB_CHECK(trsm(cublas.get(), side, fill, op, n, pristine.data(), b.data())); },
-                      [&] { b.copy_from_device(identity_matrix); });
+                      identity);
             const std::string configuration = std::string(side == CUBLAS_SIDE_LEFT ? "LEFT" : "RIGHT") + ", " +
                                               fill_name(fill) + ", " + op_name(op);
             record(s, {"trsm(A,I)", precision, "", n, configuration, ms, inverse_flops,
@@ -497,12 +487,7 @@ namespace vendor
                lu_flops, true});
 
     // getrs(I) on the factors each interface left: n right-hand sides, 2n³ flops.
-    lab::DeviceBuffer<T> identity(pristine.count());
-    LAB_CHECK(cudaMemset(identity.data(), 0, identity.bytes()));
-    const T one = 1;
-    for (int i = 0; i < n; ++i)
-      LAB_CHECK(cudaMemcpy(identity.data() + std::size_t(i) * n + i, &one, sizeof(T), cudaMemcpyHostToDevice));
-    const auto restore_b = [&] { b.copy_from_device(identity); };
+    const auto restore_b = [&] { step3::set_to_identity(b.data(), n, n, nullptr); };
     restore();
     getrf_64();
     lab::DeviceBuffer<T> factor64(a.count());
@@ -675,7 +660,7 @@ int main(int argc, char **argv)
         each(sweep.gemm, [&](int n) { gemm_family<float>(settings, n, cublas); });
         each(sweep.lu, [&](int n) { lu_family<float>(settings, n, cusolver); });
         each(sweep.irs, [&](int n) {
-          cholesky_solve_family<float>(settings, n);
+          cholesky_solve_family<float>(settings, n, cusolver);
           mixed_precision_family(settings, n);
         });
       }
@@ -683,7 +668,7 @@ int main(int argc, char **argv)
       {
         each(sweep.cholesky_double, [&](int n) {
           cholesky_family<double>(settings, n, cusolver);
-          cholesky_solve_family<double>(settings, n);
+          cholesky_solve_family<double>(settings, n, cusolver);
         });
         each(sweep.triangular, [&](int n) { triangular_family<double>(settings, n, cusolver, cublas); });
         each(sweep.syrk_double, [&](int n) { syrk_family<double>(settings, n, cublas); });

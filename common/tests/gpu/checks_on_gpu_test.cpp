@@ -10,6 +10,8 @@
 #include <lab/test_matrices.h>
 #include <lab_catch.h>
 
+#include "test_support.h"
+
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -64,27 +66,7 @@ namespace
     // The same error computed on the host in double, entry by entry: the definition.
     double host_error(const lab::Matrix<T> &r) const
     {
-      lab::GemmArgs<T> host;
-      host.shape = shape;
-      host.a = a.data();
-      host.lda = a.ld();
-      host.b = b.data();
-      host.ldb = b.ld();
-      double worst = 0;
-      for (int i = 0; i < shape.m; ++i)
-        for (int j = 0; j < shape.n; ++j)
-          {
-            double sum = 0, size = 0;
-            for (int p = 0; p < shape.k; ++p)
-              {
-                sum += double(host.op_a(i, p)) * double(host.op_b(p, j));
-                size += std::abs(double(host.op_a(i, p)) * double(host.op_b(p, j)));
-              }
-            const double reference = double(alpha) * sum + double(beta) * double(c(i, j));
-            const double bound = std::abs(double(alpha)) * size + std::abs(double(beta)) * std::abs(double(c(i, j)));
-            worst = lab::nan_max(worst, lab::entry_error(double(r(i, j)), reference, bound));
-          }
-      return worst;
+      return lab_test::host_product_error(shape, alpha, beta, a, b, c, r);
     }
   };
 

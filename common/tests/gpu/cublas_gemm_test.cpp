@@ -7,44 +7,14 @@
 #include <lab/test_matrices.h>
 #include <lab_catch.h>
 
+#include "test_support.h"
+
 #include <cmath>
 #include <limits>
 #include <string>
 
 namespace
 {
-  // max_ij |C - C_ref| / (|α| (|op(A)| |op(B)|)_ij + |β| |C_ij|): the error of each entry
-  // relative to the size of what was summed, which rounding bounds by about k ε.
-  template <typename T>
-  double worst_error(const lab::GemmShape &s, T alpha, T beta, const lab::Matrix<T> &a,
-                     const lab::Matrix<T> &b, const lab::Matrix<T> &c_in,
-                     const lab::Matrix<T> &c_out)
-  {
-    lab::GemmArgs<T> host;
-    host.shape = s;
-    host.a = a.data();
-    host.lda = a.ld();
-    host.b = b.data();
-    host.ldb = b.ld();
-    double worst = 0;
-    for (int i = 0; i < s.m; ++i)
-      for (int j = 0; j < s.n; ++j)
-        {
-          double sum = 0, size = 0;
-          for (int p = 0; p < s.k; ++p)
-            {
-              sum += double(host.op_a(i, p)) * double(host.op_b(p, j));
-              size += std::abs(double(host.op_a(i, p)) * double(host.op_b(p, j)));
-            }
-          const double expected = double(alpha) * sum + double(beta) * double(c_in(i, j));
-          const double scale =
-            std::abs(double(alpha)) * size + std::abs(double(beta) * double(c_in(i, j)));
-          const double error = std::abs(double(c_out(i, j)) - expected) / scale;
-          worst = lab::nan_max(worst, error);
-        }
-    return worst;
-  }
-
   // One product through @p gemm with C poisoned (β = 0) or given (β ≠ 0); returns the
   // worst relative error.
   template <typename T>
@@ -65,7 +35,7 @@ namespace
     LAB_CHECK(cudaStreamDestroy(stream));
     lab::Matrix<T> c_out(s.m, s.n);
     c_device.download(c_out);
-    return worst_error(s, alpha, beta, a, b, c_in, c_out);
+    return lab_test::host_product_error(s, alpha, beta, a, b, c_in, c_out);
   }
 } // namespace
 

@@ -33,12 +33,12 @@
 #include <lab/lapack.h>
 #include <lab/matrix_io.h>
 #include <lab/memory.h>
-#include <lab/program.h>
+#include <lab/precision.h>
 #include <lab/residuals.h>
+#include <lab/step_main.h>
 #include <lab/table.h>
 #include <lab/test_matrices.h>
 #include <lab/timer.h>
-#include <lab/precision.h>
 
 #include <cmath>
 #include <cstdio>
@@ -215,7 +215,7 @@ namespace step1
                 lab::format_milliseconds(gpu.total_ms).c_str(),
                 lab::format_or_dash(gpu.kernel_ms / cpu_ms, "%.1f").c_str(),
                 lab::format_or_dash(residual_cpu, "%.2e").c_str(),
-                lab::format_or_dash(residual_gpu, "%.2e").c_str(), ok ? "PASS" : "FAIL");
+                lab::format_or_dash(residual_gpu, "%.2e").c_str(), lab::verdict(ok));
     std::fflush(stdout);
     return {double(n), cpu_ms,       lapack_ms,    gpu.kernel_ms,
             gpu.total_ms, residual_cpu, residual_gpu, tolerance};
@@ -251,7 +251,7 @@ namespace step1
 
     lab::TableHeader header;
     header.program = "step-1 (Cholesky: one CPU core, LAPACK, one GPU thread)";
-    header.gpu = settings.use_gpu ? lab::describe(settings.device) : "none (GPU part skipped)";
+    header.gpu = lab::describe_for_table(settings.device);
     header.precision = precision;
     header.reps = settings.options.reps;
     header.notes = {"times in milliseconds; gpu_total_ms includes both copies (pageable "
@@ -259,8 +259,7 @@ namespace step1
                     "residual = ||L L^T - A||_F / ||A||_F in double; tolerance = 4 n eps"};
     const std::string path =
       settings.options.out + "/step-1/cholesky_" + precision + ".dat";
-    table.write(path, header);
-    std::printf("table written: %s\n", path.c_str());
+    lab::write_table(table, path, header);
   }
 
   // @sect3{Your own matrix}
@@ -279,7 +278,7 @@ namespace step1
 
     const auto report = [&](const char *where, int info, const lab::Matrix<T> &factor) {
       const std::string name =
-        std::string(where) + (sizeof(T) == 4 ? " float" : " double");
+        std::string(where) + " " + lab::precision_name<T>();
       if (info != 0)
         {
           std::printf("%s: not positive definite: the factorisation stopped at column %d "
@@ -291,7 +290,7 @@ namespace step1
       const double residual = lab::cholesky_residual(a, factor);
       const bool ok = checks.at_most(name + " residual", residual,
                                      lab::tolerance<T>(residual_constant, n));
-      std::printf("%s: residual %.2e   %s\n", where, residual, ok ? "PASS" : "FAIL");
+      std::printf("%s: residual %.2e   %s\n", where, residual, lab::verdict(ok));
     };
 
     std::printf("\nmatrix %s: %d x %d, %s\n", settings.matrix_file.c_str(), n, n,
@@ -308,14 +307,15 @@ namespace step1
 
 // @sect3{The main function}
 //
-// Parse the command line, say what will run on which device, refuse what cannot be
-// done, run each precision, then print the verification summary. A bad command line
-// returns 2 (lab::parse_command_line). So does input the program refuses before any
-// work: a size too large for the memory, an output folder it cannot write to, a
-// matrix file it cannot use. Errors while working (from CUDA, say) return 1; both
-// arrive as exceptions, which lab::run_program turns into one line and the exit code.
-// Without a GPU the CPU part runs and the GPU part is skipped with one line saying
-// so; that is not an error.
+// Parse the command line; then lab::run_step runs the skeleton every step shares: the
+// headline, the device (the `GPU:` line), the work, the verification summary. The work
+// is either the file or the sweep, in each precision asked for
+// (lab::for_each_precision). A bad command line returns 2 (lab::parse_command_line). So
+// does input the program refuses before any work: a size too large for the memory, an
+// output folder it cannot write to, a matrix file it cannot use. Errors while working
+// (from CUDA, say) return 1; both arrive as exceptions, which lab::run_step turns into
+// one line and the exit code. Without a GPU the CPU part runs and the GPU part is
+// skipped with one line saying so; that is not an error.
 int main(int argc, char **argv)
 {
   using namespace step1;
@@ -332,43 +332,32 @@ int main(int argc, char **argv)
   if (const auto exit_code = lab::parse_command_line(app, argc, argv))
     return *exit_code;
 
-  return lab::run_program("step-1", [&] {
-    std::printf("step-1: Cholesky factorisation, one CPU core against one GPU thread\n");
-    settings.device = lab::select_device(settings.options.cpu_only);
-    settings.use_gpu = settings.device.present;
-    std::printf("LAPACK: %s\n", lab::have_lapack() ? "potrf on all cores, for scale"
-                                                   : "not installed (column left empty)");
-
-    lab::Checks checks;
-    if (!settings.matrix_file.empty())
-      {
-        if (settings.options.wants_float())
-          factorise_file<float>(settings, checks);
-        if (settings.options.wants_double())
-          factorise_file<double>(settings, checks);
-      }
-    else
-      {
-        const std::vector<int> sizes =
-          lab::choose_sizes(settings.options, full_sweep, quick_sweep);
-        // Everything that could stop the sweep half-way is checked before it starts.
-        lab::prepare_output_folder(settings.options.out + "/step-1");
-        if (settings.options.wants_float())
-          lab::refuse_sizes_that_do_not_fit(sizes, memory_needed<float>, "float",
-                                            settings.use_gpu);
-        if (settings.options.wants_double())
-          lab::refuse_sizes_that_do_not_fit(sizes, memory_needed<double>, "double",
-                                            settings.use_gpu);
-        std::printf("sizes: %s; check: ||L L^T - A||_F / ||A||_F <= %g n eps\n",
-                    lab::join(sizes).c_str(), residual_constant);
-        if (settings.options.wants_float())
-          run_sweep<float>(settings, sizes, checks);
-        if (settings.options.wants_double())
-          run_sweep<double>(settings, sizes, checks);
-      }
-
-    std::printf("\n");
-    checks.print_summary(std::cout);
-    return checks.exit_code();
-  });
+  return lab::run_step(
+    "step-1", "step-1: Cholesky factorisation, one CPU core against one GPU thread",
+    settings.options.cpu_only, [&](const lab::DeviceInfo &device, lab::Checks &checks) {
+      settings.device = device;
+      settings.use_gpu = device.present;
+      lab::print_cpu_library_line("LAPACK", "potrf on all cores, for scale", "column left empty");
+      if (!settings.matrix_file.empty())
+        {
+          lab::for_each_precision(settings.options, [&](auto zero) {
+            factorise_file<decltype(zero)>(settings, checks);
+          });
+          return;
+        }
+      const std::vector<int> sizes =
+        lab::choose_sizes(settings.options, full_sweep, quick_sweep);
+      // Everything that could stop the sweep half-way is checked before it starts.
+      lab::prepare_output_folder(settings.options.out + "/step-1");
+      lab::for_each_precision(settings.options, [&](auto zero) {
+        using T = decltype(zero);
+        lab::refuse_sizes_that_do_not_fit(sizes, memory_needed<T>, lab::precision_name<T>(),
+                                          settings.use_gpu);
+      });
+      std::printf("sizes: %s; check: ||L L^T - A||_F / ||A||_F <= %g n eps\n",
+                  lab::join(sizes).c_str(), residual_constant);
+      lab::for_each_precision(settings.options, [&](auto zero) {
+        run_sweep<decltype(zero)>(settings, sizes, checks);
+      });
+    });
 }

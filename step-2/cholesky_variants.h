@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace step2
@@ -81,6 +82,25 @@ namespace step2
   constexpr int default_panel_width()
   {
     return sizeof(T) == 4 ? 512 : 256;
+  }
+
+  // The arguments every variant reads: A (n×n, leading dimension ld) on the device,
+  // the info flag, the workspace, the product and the panel width. The others keep
+  // their defaults (the default stream, a dense matrix, no kernel timing, no separate
+  // update product); a caller that needs one sets it afterwards.
+  template <typename T>
+  CholeskyArgs<T> cholesky_args(T *a, int n, int ld, int *info, T *workspace, lab::Gemm<T> gemm,
+                                int panel_width = default_panel_width<T>())
+  {
+    CholeskyArgs<T> args;
+    args.a = a;
+    args.n = n;
+    args.ld = ld;
+    args.info = info;
+    args.workspace = workspace;
+    args.gemm = std::move(gemm);
+    args.panel_width = panel_width;
+    return args;
   }
 
   // Variants 1 to 5 in teaching order, for float and double.

@@ -206,14 +206,8 @@ namespace step2
   {
     const int n = device.a.rows();
     lab::DeviceBuffer<T> workspace(variant.workspace_elements(n, panel_width));
-    CholeskyArgs<T> args;
-    args.a = device.work.data();
-    args.n = n;
-    args.ld = device.a.ld();
-    args.info = device.info.data();
-    args.workspace = workspace.data();
-    args.gemm = lab::cublas_gemm_exact<T>(cublas);
-    args.panel_width = panel_width;
+    CholeskyArgs<T> args = cholesky_args(device.work.data(), n, device.a.ld(), device.info.data(),
+                                         workspace.data(), lab::cublas_gemm_exact<T>(cublas), panel_width);
     if (!capture_ms)
       return device.run(reps, [&](T *, int *) { variant.factorize(args); });
     lab::CudaGraph graph;
@@ -302,11 +296,8 @@ namespace step2
       device.work.copy_from_device(device.pristine);
       device.info.poison();
       KernelTimes times;
-      CholeskyArgs<T> args;
-      args.a = device.work.data();
-      args.n = n;
-      args.ld = device.a.ld();
-      args.info = device.info.data();
+      // Variant 1 needs no workspace and no product.
+      CholeskyArgs<T> args = cholesky_args<T>(device.work.data(), n, device.a.ld(), device.info.data(), nullptr, {});
       args.kernel_times = &times;
       first.factorize(args);
       return times;

@@ -151,23 +151,6 @@ namespace step3
                 "check");
   }
 
-  // @sect3{The arguments of one inversion}
-  //
-  // Every matrix of this program is n×n with leading dimension n; the product is the
-  // caller's (cuBLAS's in the working precision here).
-  template <typename T>
-  InverseArgs<T> inverse_args(const T *l, int n, T *x, int *info, T *workspace, lab::Gemm<T> gemm)
-  {
-    InverseArgs<T> args;
-    args.l = l;
-    args.n = args.ld = args.ldx = n;
-    args.x = x;
-    args.info = info;
-    args.workspace = workspace;
-    args.gemm = std::move(gemm);
-    return args;
-  }
-
   template <typename T>
   GaussJordanArgs<T> gauss_jordan_args(T *a, int n, T *x, int *info, T *workspace, lab::Gemm<T> gemm)
   {
@@ -266,7 +249,7 @@ namespace step3
   {
     lab::DeviceBuffer<T> workspace(variant.workspace_elements(p.n));
     const InverseArgs<T> args =
-      inverse_args(p.device_l.data(), p.n, p.device_x.data(), p.info.data(), workspace.data(), p.gemm());
+      inverse_args(p.device_l.data(), p.n, p.n, p.device_x.data(), p.info.data(), workspace.data(), p.gemm());
     const double ms = p.time([&] { variant.invert(args); },
                              [&] {
                                p.device_x.poison();
@@ -411,7 +394,7 @@ namespace step3
         substitution.residual = error(work, false);
 
         const InverseArgs<T> args =
-          inverse_args(p.device_l.data(), n, p.device_x.data(), p.info.data(), inverse_workspace.data(), p.gemm());
+          inverse_args(p.device_l.data(), n, n, p.device_x.data(), p.info.data(), inverse_workspace.data(), p.gemm());
         const auto products = [&] { // work = X^T (X b), through y
           triangle_times(T(1), p.device_x.data(), n, n, lab::Op::none, pristine.data(), nrhs, nrhs, y.data(),
                          nrhs, args.gemm, nullptr);
@@ -480,7 +463,7 @@ namespace step3
     const InverseVariant<T> &recursive = inverse_variants<T>().back();
     lab::DeviceBuffer<T> workspace(recursive.workspace_elements(n));
     const InverseArgs<T> args =
-      inverse_args(p.device_l.data(), n, p.device_x.data(), p.info.data(), workspace.data(), p.gemm());
+      inverse_args(p.device_l.data(), n, n, p.device_x.data(), p.info.data(), workspace.data(), p.gemm());
     Line ours{"X^T_X_(variant_4)"};
     ours.ms = p.time(
       [&] {
@@ -817,7 +800,7 @@ namespace step3
           lab::DeviceBuffer<T> workspace(variant.workspace_elements(n));
           device_x.poison();
           info.poison();
-          variant.invert(inverse_args(device_l.data(), n, device_x.data(), info.data(), workspace.data(),
+          variant.invert(inverse_args(device_l.data(), n, n, device_x.data(), info.data(), workspace.data(),
                                       lab::cublas_gemm_exact<T>(cublas)));
           finish(variant.name, false);
         }

@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace step3
@@ -40,6 +41,23 @@ namespace step3
     lab::Gemm<T> gemm;      // the product variants 3 and 4 use
     cudaStream_t stream = nullptr;
   };
+
+  // The arguments of one inversion: L (n×n, leading dimension ld) on the device, X
+  // with the same leading dimension, the info flag, the workspace and the product;
+  // the default stream.
+  template <typename T>
+  InverseArgs<T> inverse_args(const T *l, int n, int ld, T *x, int *info, T *workspace, lab::Gemm<T> gemm)
+  {
+    InverseArgs<T> args;
+    args.l = l;
+    args.n = n;
+    args.ld = args.ldx = ld;
+    args.x = x;
+    args.info = info;
+    args.workspace = workspace;
+    args.gemm = std::move(gemm);
+    return args;
+  }
 
   template <typename T>
   struct InverseVariant

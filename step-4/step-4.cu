@@ -425,14 +425,6 @@ namespace step4
     return row;
   }
 
-  // Writes a table and says where, as every step does.
-  void write_table(const lab::Table &table, const std::string &path,
-                   const lab::TableHeader &header)
-  {
-    table.write(path, header);
-    std::printf("table written: %s\n", path.c_str());
-  }
-
   // @sect3{Rectangular and transposed shapes}
   //
   // Square products are what benchmarks show; real uses are often not square.
@@ -497,7 +489,7 @@ namespace step4
     lab::TableHeader header{"step-4 (SGEMM: rectangular and transposed shapes)",
                             lab::describe(settings.device), "float", settings.options.reps,
                             {"GFLOP/s (2mnk / time); alpha = 1.5, beta = -0.5"}};
-    write_table(table, settings.options.out + "/step-4/shapes_float.dat", header);
+    lab::write_table(table, settings.options.out + "/step-4/shapes_float.dat", header);
   }
 
   // @sect3{Kernel 11's tuning}
@@ -538,7 +530,7 @@ namespace step4
         for (const int n : sizes)
           if (n <= cpu_limit(settings, 2048))
             cpu.add_row(run_cpu_size(settings, n, checks));
-        write_table(cpu, dir + "cpu.dat",
+        lab::write_table(cpu, dir + "cpu.dat",
                     {"step-4 (matrix product on the CPU)", gpu, "float", reps,
                      {"milliseconds; blas_ms is sgemm on all cores (NaN without BLAS)"}});
       }
@@ -589,15 +581,15 @@ namespace step4
           }
         const std::string peak =
           "peak_fp32_gflops " + std::to_string(std::lround(fp32_peak_gflops()));
-        write_table(gflops_table, dir + "gflops_float.dat",
+        lab::write_table(gflops_table, dir + "gflops_float.dat",
                     {"step-4 (SGEMM kernels against cuBLAS, TF32 off)", gpu, "float", reps,
                      {"GFLOP/s = 2 n^3 / kernel time", peak,
                       "kernel 11 tuned: " + tuned_choice()}});
-        write_table(ms_table, dir + "time_float.dat",
+        lab::write_table(ms_table, dir + "time_float.dat",
                     {"step-4 (SGEMM kernels against cuBLAS, TF32 off)", gpu, "float", reps,
                      {"kernel times in milliseconds; copies_ms = A and B to the GPU, C "
                       "back (pageable memory)"}});
-        write_table(tf32_table, dir + "tf32.dat",
+        lab::write_table(tf32_table, dir + "tf32.dat",
                     {"step-4 (tensor cores: TF32 kernels against cuBLAS with TF32)", gpu,
                      "float (TF32 inputs)", reps,
                      {"GFLOP/s, then the checked errors: max |C - C_ref| / (|A||B|)_ij",
@@ -620,7 +612,7 @@ namespace step4
         lab::Table double_table(names);
         for (const int n : sizes)
           double_table.add_row(run_double_size(settings, n, cublas, checks));
-        write_table(double_table, dir + "double.dat",
+        lab::write_table(double_table, dir + "double.dat",
                     {"step-4 (double-precision kernels against cuBLAS DGEMM)", gpu, "double",
                      reps, {"GFLOP/s of cuBLAS and each kernel, then the checked errors"}});
       }

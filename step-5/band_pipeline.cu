@@ -59,14 +59,9 @@ namespace step5
   {
     // The dense code sees A at the first entry of the storage's diagonal, with the
     // storage's leading dimension (band_matrix.h).
-    step2::CholeskyArgs<T> args;
-    args.a = band_.data() + layout_.index(0, 0);
-    args.n = layout_.n;
-    args.ld = layout_.ld();
-    args.info = info_.data();
-    args.workspace = cholesky_workspace_.data();
-    args.gemm = gemm_;
-    args.panel_width = layout_.panel;
+    step2::CholeskyArgs<T> args =
+      step2::cholesky_args(band_.data() + layout_.index(0, 0), layout_.n, layout_.ld(), info_.data(),
+                           cholesky_workspace_.data(), gemm_, layout_.panel);
     args.bandwidth = layout_.bandwidth;
     factorisation_.capture([&](cudaStream_t stream) {
       args.stream = stream;

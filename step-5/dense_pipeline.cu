@@ -137,15 +137,8 @@ namespace step5
     form_system(psf, lambda, g, gemm, nullptr, false, times);
 
     timed(times.factor, [&] {
-      step2::CholeskyArgs<T> args;
-      args.a = a_.data();
-      args.n = n;
-      args.ld = n;
-      args.info = info_.data();
-      args.workspace = cholesky_workspace_.data();
-      args.gemm = gemm;
-      args.panel_width = step2::default_panel_width<T>();
-      best_cholesky<T>().factorize(args);
+      best_cholesky<T>().factorize(
+        step2::cholesky_args(a_.data(), n, n, info_.data(), cholesky_workspace_.data(), gemm));
     });
     times.failed_column = failed_column();
     if (times.failed_column >= 0)
@@ -165,16 +158,8 @@ namespace step5
     // Route (a): X = L⁻¹, then A⁻¹ = XᵀX into H's array (H is no longer needed),
     // then f = A⁻¹ b.
     timed(times.invert, [&] {
-      step3::InverseArgs<T> args;
-      args.l = a_.data();
-      args.n = n;
-      args.ld = n;
-      args.x = x_.data();
-      args.ldx = n;
-      args.info = info_.data();
-      args.workspace = inverse_workspace_.data();
-      args.gemm = gemm;
-      best_inverse<T>().invert(args);
+      best_inverse<T>().invert(
+        step3::inverse_args<T>(a_.data(), n, n, x_.data(), info_.data(), inverse_workspace_.data(), gemm));
     });
     T *const inverse = h_.data();
     timed(times.inverse, [&] { step3::inverse_from_factor_inverse(x_.data(), n, n, inverse, n, gemm, nullptr); });

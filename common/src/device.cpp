@@ -54,6 +54,11 @@ namespace lab
     return text;
   }
 
+  std::string describe_for_table(const DeviceInfo &device)
+  {
+    return device.present ? describe(device) : "none (GPU part skipped)";
+  }
+
   bool gpu_required()
   {
     const char *value = std::getenv("LAB_REQUIRE_GPU");

@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -35,6 +36,12 @@ namespace lab
       return text;
     }
   } // namespace
+
+  void write_table(const Table &table, const std::string &path, const TableHeader &header)
+  {
+    table.write(path, header);
+    std::printf("table written: %s\n", path.c_str());
+  }
 
   void prepare_output_folder(const std::string &folder)
   {

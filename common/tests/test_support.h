@@ -163,4 +163,49 @@ namespace lab_test
     std::ostringstream buffer_;
     std::streambuf *old_;
   };
+
+  /// Sends what the program prints with printf (file descriptor 1) into a temporary
+  /// file while the object lives; text() ends the capture and returns it. Call text()
+  /// before any CHECK: Catch2 reports on the same descriptor.
+  class CaptureStdout
+  {
+  public:
+    CaptureStdout() : file_(std::tmpfile())
+    {
+      std::fflush(stdout);
+      saved_ = dup(1);
+      dup2(fileno(file_), 1);
+    }
+    ~CaptureStdout()
+    {
+      restore();
+      std::fclose(file_);
+    }
+    CaptureStdout(const CaptureStdout &) = delete;
+    CaptureStdout &operator=(const CaptureStdout &) = delete;
+
+    std::string text()
+    {
+      restore();
+      std::rewind(file_);
+      std::string text;
+      for (int c = std::fgetc(file_); c != EOF; c = std::fgetc(file_))
+        text += static_cast<char>(c);
+      return text;
+    }
+
+  private:
+    void restore()
+    {
+      if (saved_ < 0)
+        return;
+      std::fflush(stdout);
+      dup2(saved_, 1);
+      ::close(saved_);
+      saved_ = -1;
+    }
+
+    std::FILE *file_;
+    int saved_ = -1;
+  };
 } // namespace lab_test

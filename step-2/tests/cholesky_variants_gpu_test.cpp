@@ -36,16 +36,9 @@ namespace
 
     OnDevice(const step2::Variant<T> &variant, const lab::Matrix<T> &a_, lab::Cublas &cublas, int panel_width)
       : a(a_), pristine(a_), matrix(a_.size()), workspace(variant.workspace_elements(a_.rows(), panel_width)),
-        info(1)
-    {
-      args.a = matrix.data();
-      args.n = a.rows();
-      args.ld = a.ld();
-      args.info = info.data();
-      args.workspace = workspace.data();
-      args.panel_width = panel_width;
-      args.gemm = lab::cublas_gemm_exact<T>(cublas);
-    }
+        info(1), args(step2::cholesky_args(matrix.data(), a.rows(), a.ld(), info.data(), workspace.data(),
+                                           lab::cublas_gemm_exact<T>(cublas), panel_width))
+    {}
 
     // A fresh copy of A; info and the workspace poisoned.
     void reset()

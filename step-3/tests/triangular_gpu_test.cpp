@@ -39,16 +39,8 @@ namespace
     inverse.poison();
     workspace.poison();
     info.poison();
-    step3::InverseArgs<T> args;
-    args.l = factor.data();
-    args.n = n;
-    args.ld = l.ld();
-    args.x = inverse.data();
-    args.ldx = l.ld();
-    args.info = info.data();
-    args.workspace = workspace.data();
-    args.gemm = lab::cublas_gemm_exact<T>(cublas);
-    variant.invert(args);
+    variant.invert(step3::inverse_args<T>(factor.data(), n, l.ld(), inverse.data(), info.data(), workspace.data(),
+                                          lab::cublas_gemm_exact<T>(cublas)));
     x = lab::Matrix<T>(n, n, l.ld());
     inverse.download(x);
     int status = -1;

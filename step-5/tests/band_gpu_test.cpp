@@ -195,14 +195,8 @@ namespace
     const step2::Variant<T> &variant = *step2::find_variant<T>(variant_name);
     lab::DeviceBuffer<T> workspace(variant.workspace_elements(n, panel));
     lab::DeviceBuffer<int> info(1);
-    step2::CholeskyArgs<T> args;
-    args.a = storage.data() + layout.index(0, 0);
-    args.n = n;
-    args.ld = layout.ld();
-    args.info = info.data();
-    args.workspace = workspace.data();
-    args.gemm = step4::gemm;
-    args.panel_width = panel;
+    step2::CholeskyArgs<T> args = step2::cholesky_args<T>(storage.data() + layout.index(0, 0), n, layout.ld(),
+                                                          info.data(), workspace.data(), step4::gemm, panel);
     args.bandwidth = layout.bandwidth;
     variant.factorize(args);
     int status = -1;

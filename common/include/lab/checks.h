@@ -47,4 +47,11 @@ namespace lab
     int passed_ = 0;
     std::vector<std::string> failures_;
   };
+
+  /// The word that ends a console line of results: "PASS" when every check on that
+  /// line passed, else "FAIL" (the summary then names the failed ones).
+  inline const char *verdict(bool passed)
+  {
+    return passed ? "PASS" : "FAIL";
+  }
 } // namespace lab

@@ -42,6 +42,10 @@ namespace lab
   /// 132 SMs, 79.1 GiB" or "no CUDA device (why)".
   std::string describe(const DeviceInfo &device);
 
+  /// The `# gpu:` line of a results table (lab::TableHeader::gpu): describe() of the
+  /// device the program ran on, or "none (GPU part skipped)" when it ran without one.
+  std::string describe_for_table(const DeviceInfo &device);
+
   /// Whether this machine must use its GPU: `LAB_REQUIRE_GPU=1` in the environment.
   /// A GPU machine's runs set it (tools/gpu-node does), so that a device that cannot
   /// be used (a driver problem, a busy or broken GPU) fails the run loudly instead of

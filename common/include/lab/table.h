@@ -62,6 +62,10 @@ namespace lab
     std::vector<std::vector<double>> rows_;
   };
 
+  /// Writes @p table to @p path (Table::write) and says so on the console, "table
+  /// written: PATH", so that a reader of the output knows where the numbers went.
+  void write_table(const Table &table, const std::string &path, const TableHeader &header);
+
   /// Creates @p folder (and the folders above it) and makes sure a file can be written
   /// there, before a program spends minutes on results it could not save. Throws
   /// lab::bad_input naming the folder and the reason when it cannot.

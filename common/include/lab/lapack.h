@@ -17,6 +17,13 @@ namespace lab
   /// True when the course was built with LAPACKE.
   bool have_lapack();
 
+  /// True when BLAS (lab::blas_multiply) is there. The course links BLAS with LAPACK,
+  /// so the answer is have_lapack()'s; a program that only multiplies asks this one.
+  inline bool have_blas()
+  {
+    return have_lapack();
+  }
+
   /// Cholesky factorisation (potrf) in place in the lower triangle of @p a. Returns
   /// LAPACK's info (0: success; k > 0: the leading minor of order k is not positive
   /// definite), or nothing without LAPACK.

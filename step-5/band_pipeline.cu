@@ -1,7 +1,7 @@
 // The band pipeline (see band_pipeline.h).
 #include "band_pipeline.h"
 
-#include <substitution.h> // step-3: triangular solves
+#include <solve_and_spd_inverse/substitution.h> // step-3: triangular solves
 
 #include <lab/cuda_check.h>
 

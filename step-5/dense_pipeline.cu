@@ -2,9 +2,9 @@
 #include "dense_pipeline.h"
 #include "gram_matrix.h"
 
-#include <spd_inverse.h>        // step-3: A⁻¹ = XᵀX
-#include <substitution.h>       // step-3: triangular solves
-#include <triangular_inverse.h> // step-3: X = L⁻¹
+#include <solve_and_spd_inverse/spd_inverse.h>  // step-3: A⁻¹ = XᵀX
+#include <solve_and_spd_inverse/substitution.h> // step-3: triangular solves
+#include <triangular/triangular_inverse.h>      // step-3: X = L⁻¹
 
 #include <lab/cuda_check.h>
 

@@ -1,5 +1,5 @@
 #include "gauss_jordan/cusolver_inverse.h"
-#include "triangular/frame.cuh"
+#include "triangular/identity_and_singular_checks.cuh"
 
 #include <lab/cuda_check.h>
 

@@ -44,6 +44,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace step3
@@ -61,6 +62,23 @@ namespace step3
     lab::Gemm<T> gemm;      // the product variant 3 uses
     cudaStream_t stream = nullptr;
   };
+
+  // The arguments of one inversion: A (n×n, leading dimension ld) on the device, X with
+  // the same leading dimension, the info flag, the workspace and the product; the
+  // default stream.
+  template <typename T>
+  GaussJordanArgs<T> gauss_jordan_args(T *a, int n, int ld, T *x, int *info, T *workspace, lab::Gemm<T> gemm)
+  {
+    GaussJordanArgs<T> args;
+    args.a = a;
+    args.n = n;
+    args.lda = args.ldx = ld;
+    args.x = x;
+    args.info = info;
+    args.workspace = workspace;
+    args.gemm = std::move(gemm);
+    return args;
+  }
 
   enum class Pivoting
   {

@@ -28,7 +28,7 @@
 // in-place form of variant 3 uses it.)
 
 #include "gauss_jordan/gauss_jordan.h"
-#include "triangular/frame.cuh"
+#include "triangular/identity_and_singular_checks.cuh"
 
 #include <lab/host_device.h>
 #include <variants/tiles.cuh> // step-2: ceil_div, clear_info, failed_before

@@ -14,3 +14,6 @@ set(GAUSS_JORDAN_LITERATE
   gauss_jordan/2_partial_pivoting.cuh gauss_jordan/2_partial_pivoting.cu
   gauss_jordan/3_blocked.cuh gauss_jordan/3_blocked.cu gauss_jordan/gauss_jordan.cu
   gauss_jordan/cusolver_inverse.h gauss_jordan/cusolver_inverse.cu)
+# The program's stages for Gauss–Jordan: the pivoting shown on one matrix, and the
+# table of the sweep (after the program's shared pieces on the page).
+set(GAUSS_JORDAN_PROGRAM_LITERATE gauss_jordan/show_unstable_example.h gauss_jordan/gauss_jordan_table.h)

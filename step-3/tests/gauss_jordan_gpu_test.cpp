@@ -42,15 +42,8 @@ namespace
     inverse.poison();
     workspace.poison();
     info.poison();
-    step3::GaussJordanArgs<T> args;
-    args.a = work.data();
-    args.n = n;
-    args.lda = args.ldx = a.ld();
-    args.x = inverse.data();
-    args.info = info.data();
-    args.workspace = workspace.data();
-    args.gemm = lab::cublas_gemm_exact<T>(cublas);
-    variant.invert(args);
+    variant.invert(step3::gauss_jordan_args(work.data(), n, a.ld(), inverse.data(), info.data(), workspace.data(),
+                                            lab::cublas_gemm_exact<T>(cublas)));
     x = lab::Matrix<T>(n, n, a.ld());
     inverse.download(x);
     int status = -1;

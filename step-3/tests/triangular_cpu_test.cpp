@@ -2,7 +2,7 @@
 // LAPACK, its report of a zero on the diagonal, lower_triangle, and the program's
 // verdicts (result_checks.h) fed wrong answers: every planted fault must FAIL.
 #include "result_checks.h"
-#include "triangular_cpu.h"
+#include "triangular/triangular_cpu.h"
 
 #include <cholesky_blocked_cpu.h> // step-2: the program's factor
 

@@ -8,11 +8,11 @@
 // triangular products, the substitutions and the SPD inverse. Outputs and workspaces
 // are poisoned (all NaN) before every run. Exits with 77 (CTest: skipped) without a GPU.
 #include "cholesky_blocked_cpu.h"
-#include "spd_inverse.h"
-#include "substitution.h"
-#include "triangular_cpu.h"
-#include "triangular_inverse.h"
-#include "triangular_products.h"
+#include "solve_and_spd_inverse/spd_inverse.h"
+#include "solve_and_spd_inverse/substitution.h"
+#include "triangular/triangular_cpu.h"
+#include "triangular/triangular_inverse.h"
+#include "triangular/triangular_products.h"
 
 #include <lab/precision.h>
 #include <lab/cublas_gemm.h>

@@ -6,8 +6,8 @@
 // inverse of another matrix (Lᵀ, or A's other triangle) and fails here. Sizes 1, 2,
 // around the vendor's blocks and odd ones; outputs poisoned before every call. Exits
 // with 77 (CTest: skipped) without a GPU.
-#include "cusolver_triangular.h"
-#include "triangular_cpu.h"
+#include "triangular/cusolver_triangular.h"
+#include "triangular/triangular_cpu.h"
 
 #include <cusolver_cholesky.h> // step-2: the factor, as step-3 makes it
 

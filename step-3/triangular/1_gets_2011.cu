@@ -1,5 +1,5 @@
-#include "1_gets_2011.cuh"
-#include "frame.cuh"
+#include "triangular/1_gets_2011.cuh"
+#include "triangular/identity_and_singular_checks.cuh"
 
 #include <variants/tiles.cuh> // step-2: ceil_div
 

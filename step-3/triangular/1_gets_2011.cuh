@@ -26,7 +26,7 @@
 // its matrices by columns, where that mapping reads memory in order; in the row-major
 // X of this course a warp reads and writes 32 entries n apart.
 
-#include "../triangular_inverse.h"
+#include "triangular/triangular_inverse.h"
 
 namespace step3
 {

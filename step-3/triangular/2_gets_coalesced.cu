@@ -1,5 +1,5 @@
-#include "2_gets_coalesced.cuh"
-#include "frame.cuh"
+#include "triangular/2_gets_coalesced.cuh"
+#include "triangular/identity_and_singular_checks.cuh"
 
 #include <variants/tiles.cuh> // step-2: ceil_div
 

@@ -18,7 +18,7 @@
 // launch per row: what limits GETS is that row k + 1 cannot start before row k is
 // done, and at n = 16384 the launches alone take tens of milliseconds.
 
-#include "../triangular_inverse.h"
+#include "triangular/triangular_inverse.h"
 
 namespace step3
 {

@@ -1,5 +1,5 @@
-#include "3_blocked_gets.cuh"
-#include "frame.cuh"
+#include "triangular/3_blocked_gets.cuh"
+#include "triangular/identity_and_singular_checks.cuh"
 
 #include <variants/diagonal_block_inverse.cuh> // step-2: the 64×64 tile inverses
 

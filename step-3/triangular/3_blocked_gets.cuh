@@ -25,7 +25,7 @@
 // and write C for every 64 multiply-adds (variant 4 fixes that), and the n/64 steps
 // run one after another.
 
-#include "../triangular_inverse.h"
+#include "triangular/triangular_inverse.h"
 
 namespace step3
 {

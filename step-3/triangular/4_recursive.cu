@@ -1,6 +1,6 @@
-#include "4_recursive.cuh"
-#include "../triangular_products.h"
-#include "frame.cuh"
+#include "triangular/4_recursive.cuh"
+#include "triangular/identity_and_singular_checks.cuh"
+#include "triangular/triangular_products.h"
 
 #include <variants/diagonal_block_inverse.cuh> // step-2: the 64×64 tile inverses
 

@@ -17,7 +17,7 @@
 // 64. What is left: the tile inverses (serial within a tile, but all tiles in
 // parallel) and the launches of the many small products near the leaves.
 
-#include "../triangular_inverse.h"
+#include "triangular/triangular_inverse.h"
 
 namespace step3
 {

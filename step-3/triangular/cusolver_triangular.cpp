@@ -1,4 +1,4 @@
-#include "cusolver_triangular.h"
+#include "triangular/cusolver_triangular.h"
 
 #include <lab/cuda_check.h>
 

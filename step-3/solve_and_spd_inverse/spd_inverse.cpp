@@ -1,5 +1,5 @@
-#include "spd_inverse.h"
-#include "triangular_products.h"
+#include "solve_and_spd_inverse/spd_inverse.h"
+#include "triangular/triangular_products.h"
 
 namespace step3
 {

@@ -1,4 +1,4 @@
-#include "triangular_products.h"
+#include "triangular/triangular_products.h"
 
 namespace step3
 {

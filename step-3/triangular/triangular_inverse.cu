@@ -1,5 +1,5 @@
 // The list of variants (see triangular_inverse.h).
-#include "triangular_inverse.h"
+#include "triangular/triangular_inverse.h"
 
 #include "triangular/1_gets_2011.cuh"
 #include "triangular/2_gets_coalesced.cuh"

@@ -1,5 +1,5 @@
-#include "substitution.h"
-#include "triangular/frame.cuh"
+#include "solve_and_spd_inverse/substitution.h"
+#include "triangular/identity_and_singular_checks.cuh"
 
 #include <variants/diagonal_block_inverse.cuh> // step-2: the 64×64 tile inverses
 

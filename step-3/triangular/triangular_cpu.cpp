@@ -1,4 +1,4 @@
-#include "triangular_cpu.h"
+#include "triangular/triangular_cpu.h"
 
 #include <algorithm>
 #include <vector>

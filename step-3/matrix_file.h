@@ -49,6 +49,17 @@ namespace step3
     judge_against_cpu(checks, what, expected, info, residual, lab::tolerance<T>(residual_constant, n));
   }
 
+  // The CPU's inverse of A, by @p invert (which returns its info), reported; returns
+  // that info, which every computation after it must report too.
+  template <typename T, typename Invert>
+  int invert_on_cpu(lab::Checks &checks, const std::string &what, const lab::Matrix<T> &a, Invert invert)
+  {
+    lab::Matrix<T> x;
+    const int info = invert(a, x);
+    report_file_result(checks, what, a, x, info, info);
+    return info;
+  }
+
   // The same for a computation on the GPU, from the inverse @p x and the @p info it left
   // on the device; @p lower_only keeps the lower triangle of X (trtri leaves the upper
   // one of its input).

@@ -8,6 +8,7 @@
 
 #include <lab/checks.h>
 #include <lab/lapack.h>
+#include <lab/precision.h>
 #include <lab/residuals.h>
 #include <lab/test_matrices.h>
 #include <lab_catch.h>
@@ -22,7 +23,7 @@ namespace
   template <typename T>
   void check_inverse(int n)
   {
-    INFO("n = " << n << (sizeof(T) == 4 ? ", float" : ", double"));
+    INFO("n = " << n << ", " << lab::precision_name<T>());
     const lab::Matrix<T> l = lab::random_lower_triangular<T>(n, 10 + n);
     lab::Matrix<T> x;
     REQUIRE(step3::invert_lower_cpu(l, x) == 0);

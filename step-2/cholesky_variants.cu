@@ -36,7 +36,7 @@ namespace step2
   const Variant<T> *find_variant(const std::string &name)
   {
     for (const Variant<T> &variant : variants<T>())
-      if (variant.name == name || variant.name.substr(0, variant.name.find('_')) == name)
+      if (is_named(variant.name, name))
         return &variant;
     return nullptr;
   }

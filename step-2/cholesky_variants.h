@@ -107,7 +107,14 @@ namespace step2
   template <typename T>
   const std::vector<Variant<T>> &variants();
 
-  // The variant a name refers to (a number such as "3" or a full name), or nullptr.
+  // Whether @p name refers to the variant called @p variant_name: its number (the
+  // name up to the first '_', such as "3") or its full name.
+  inline bool is_named(const std::string &variant_name, const std::string &name)
+  {
+    return variant_name == name || variant_name.substr(0, variant_name.find('_')) == name;
+  }
+
+  // The variant a name refers to (is_named), or nullptr.
   template <typename T>
   const Variant<T> *find_variant(const std::string &name);
 

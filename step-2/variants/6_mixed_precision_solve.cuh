@@ -44,6 +44,9 @@ namespace step2
   class MixedPrecisionSolve
   {
   public:
+    // Its name among the variants (`--variant 6` picks it). It is not in the list
+    // `variants<T>()`: the list holds factorisations, this is a solve.
+    static constexpr const char *name = "6_mixed_precision_solve";
     static constexpr int max_rounds = 10;
 
     // For n×n matrices with leading dimension ld. The products of the factorisation:

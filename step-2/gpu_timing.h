@@ -1,0 +1,95 @@
+#pragma once
+// @sect3{Timing on the GPU}
+//
+// The matrix is uploaded once and kept as it was generated; before every run (and
+// outside its timing) it is copied into the buffer that the factorisation
+// overwrites, and `info` is poisoned (-1), so that a variant that never writes it
+// cannot pass. Then the median of `reps` runs between CUDA events
+// (lab::median_gpu_milliseconds). The factor of the last run is copied back and
+// checked (factor_residual.h), and kept for whoever wants to look at it.
+
+#include "cholesky_variants.h"
+#include "factor_residual.h"
+#include "size_result.h"
+
+#include <lab/cublas_gemm.h>
+#include <lab/device_buffer.h>
+#include <lab/matrix.h>
+#include <lab/streams.h>
+#include <lab/timer.h>
+
+#include <functional>
+
+namespace step2
+{
+  template <typename T>
+  struct DeviceMatrix
+  {
+    const lab::Matrix<T> &a;
+    lab::DeviceBuffer<T> pristine, work;
+    lab::DeviceBuffer<int> info;
+    // The factor of the last run, on the host.
+    lab::Matrix<T> factor;
+
+    explicit DeviceMatrix(const lab::Matrix<T> &matrix)
+      : a(matrix), pristine(matrix), work(matrix.size()), info(1)
+    {}
+
+    // The copies to and from the GPU that a user of a factorisation pays on top of
+    // it: A up, L down (pageable host memory), the median of @p reps.
+    double copies_ms(int reps)
+    {
+      lab::Matrix<T> down(a.rows(), a.cols());
+      return lab::median_gpu_milliseconds(reps, [&] {
+        work.upload(a);
+        work.download(down);
+      });
+    }
+
+    // @p to_course_layout, when given, turns the factor of the last run into L by rows
+    // (cuSOLVER's comes back by columns), after the timing.
+    template <typename Factorize>
+    Factorisation run(int reps, Factorize factorize, const std::function<void(T *)> &to_course_layout = {})
+    {
+      const double ms = lab::median_gpu_milliseconds(reps, [&] { factorize(work.data(), info.data()); },
+                                                     [&] {
+                                                       work.copy_from_device(pristine);
+                                                       info.poison();
+                                                     });
+      if (to_course_layout)
+        to_course_layout(work.data());
+      factor = lab::Matrix<T>(a.rows(), a.cols(), a.ld());
+      work.download(factor);
+      int status = -1;
+      info.copy_to_host(&status, 1);
+      const double r = status == 0 ? factor_residual(a, factor) : not_run;
+      return {ms, r, status};
+    }
+  };
+
+  // One variant on the device matrix: its workspace is allocated here, before and
+  // outside the timed runs, and the product is cuBLAS's in the working precision.
+  // Given @p capture_ms, the variant is instead captured once into a CUDA graph
+  // (lab::CudaGraph), and the graph is launched as a whole in every timed run; the
+  // capture and the graph's preparation cost host time once, outside the timing,
+  // returned in *capture_ms.
+  template <typename T>
+  Factorisation run_variant(DeviceMatrix<T> &device, const Variant<T> &variant, int reps, lab::Cublas &cublas,
+                            int panel_width, double *capture_ms = nullptr)
+  {
+    const int n = device.a.rows();
+    lab::DeviceBuffer<T> workspace(variant.workspace_elements(n, panel_width));
+    CholeskyArgs<T> args = cholesky_args(device.work.data(), n, device.a.ld(), device.info.data(),
+                                         workspace.data(), lab::cublas_gemm_exact<T>(cublas), panel_width);
+    if (!capture_ms)
+      return device.run(reps, [&](T *, int *) { variant.factorize(args); });
+    lab::CudaGraph graph;
+    lab::HostTimer timer;
+    graph.capture([&](cudaStream_t stream) {
+      args.stream = stream;
+      variant.factorize(args);
+    });
+    *capture_ms = timer.milliseconds();
+    return device.run(reps, [&](T *, int *) { graph.launch(); });
+  }
+} // namespace step2

@@ -1,0 +1,97 @@
+// The columns of tables.h, and the notes above them.
+#include "tables.h"
+
+#include <lab/precision.h>
+
+#include <vector>
+
+namespace step2
+{
+  namespace
+  {
+    // Times first (the CPU, the copies, cuSOLVER, the variants, the graph), then the
+    // residuals in the same order, the tolerance and the graph's capture time. A
+    // variant's residual column is named by its number.
+    template <typename T>
+    std::vector<std::string> cholesky_columns()
+    {
+      std::vector<std::string> c = {"n", "cpu_ms", "lapack_ms", "copies_ms", "cusolver_ms"};
+      for (const Variant<T> &v : variants<T>())
+        c.push_back(v.name + "_ms");
+      c.push_back(variants<T>().back().name + "_graph_ms");
+      c.push_back("residual_cusolver");
+      for (const Variant<T> &v : variants<T>())
+        c.push_back("residual_" + v.name.substr(0, v.name.find('_')));
+      c.insert(c.end(), {"residual_graph", "tolerance", "graph_capture_ms"});
+      return c;
+    }
+  } // namespace
+
+  template <typename T>
+  Tables<T>::Tables()
+    : cholesky_(cholesky_columns<T>()),
+      breakdown_({"n", "factorize_diagonal_block_ms", "strip_update_ms", "diag_update_ms", "lo_update_ms"}),
+      mixed_precision_({"n", "spotrf_spotrs_ms", "mixed_ms", "tf32_factor_ms", "rounds", "error_spotrs",
+                        "error_mixed", "residual_tf32_factor", "irs_ms", "irs_iterations", "error_irs"})
+  {}
+
+  template <typename T>
+  void Tables<T>::add(const SizeResult<T> &r)
+  {
+    std::vector<double> row = {double(r.n), r.cpu.ms, r.lapack.ms, r.copies_ms, r.cusolver.ms};
+    for (const Factorisation &v : r.variants)
+      row.push_back(v.ms);
+    row.push_back(r.graph.ms);
+    row.push_back(r.cusolver.residual);
+    for (const Factorisation &v : r.variants)
+      row.push_back(v.residual);
+    // The tolerance bounds the residual columns, which are all the GPU's: without a
+    // GPU it is left out with them.
+    row.insert(row.end(), {r.graph.residual, r.ran_on_gpu() ? r.tolerance : not_run, r.graph_capture_ms});
+    cholesky_.add_row(row);
+
+    if (const auto &k = r.breakdown)
+      breakdown_.add_row({double(r.n), k->factorize_diagonal_block_ms, k->strip_update_ms, k->diag_update_ms,
+                          k->lo_update_ms});
+    if (const auto &m = r.mixed_precision)
+      mixed_precision_.add_row({double(r.n), m->spotrf_spotrs_ms, m->mixed_ms, m->tf32_factor_ms, double(m->rounds),
+                                m->error_spotrs, m->error_mixed, m->residual_tf32_factor, m->irs_ms,
+                                double(m->irs_iterations), m->error_irs});
+  }
+
+  template <typename T>
+  void Tables<T>::write(const std::string &folder, const lab::DeviceInfo &device, int reps, int panel_width) const
+  {
+    const char *precision = lab::precision_name<T>();
+    lab::TableHeader header{"", lab::describe_for_table(device), precision, reps, {}};
+    const auto put = [&](const lab::Table &table, const std::string &file, const std::string &program,
+                         std::vector<std::string> notes) {
+      header.program = program;
+      header.notes = std::move(notes);
+      lab::write_table(table, folder + "/" + file, header);
+    };
+    const std::string width = std::to_string(panel_width);
+    put(cholesky_, "cholesky_" + std::string(precision) + ".dat", "step-2 (blocked Cholesky against cuSOLVER potrf)",
+        {"times in milliseconds (GPU: kernels only; copies_ms = A up and L down, pageable memory); NaN = not run",
+         "panel width of variants 4-6: " + width,
+         "5_look_ahead_graph: variant 5 captured in a CUDA graph (capture time in graph_capture_ms, not in the "
+         "timing)",
+         "residual = ||L L^T - A||_F / ||A||_F in double, every entry (on the GPU by cuBLAS DSYRK above n = 2048); "
+         "tolerance = 4 n eps"});
+    if (breakdown_.rows() > 0)
+      put(breakdown_, "breakdown_" + std::string(precision) + ".dat",
+          "step-2 (variant 1, the 2011 design: time per kernel)",
+          {"milliseconds summed over all launches of one factorisation"});
+    if (mixed_precision_.rows() > 0)
+      put(mixed_precision_, "mixed_precision_float.dat",
+          "step-2 (variant 6: A x = b with a TF32 trailing update and iterative refinement, against spotrf + spotrs "
+          "with LOWER and cuSOLVER's IRS solver cusolverDnIRSXgesv, TF32 LU, classical refinement, default "
+          "tolerance)",
+          {"times in milliseconds (median); error = ||b - A x||_2 / (||A||_F ||x||_2) in double; "
+           "residual_tf32_factor = ||L L^T - A||_F / ||A||_F",
+           "panel width " + width});
+  }
+
+  template class Tables<float>;
+  template class Tables<double>;
+} // namespace step2

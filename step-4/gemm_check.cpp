@@ -1,4 +1,4 @@
-#include "gemm_reference.h"
+#include "gemm_check.h"
 
 #include <lab/compare.h>
 #include <lab/test_matrices.h>
@@ -117,7 +117,7 @@ namespace step4
 
       // The listed columns of Y are copied once into a contiguous k x count array in
       // double, with their magnitudes beside them: the loop below then reads them
-      // along rows, like the i-k-j products of gemm_cpu.cpp.
+      // along rows, like the i-k-j products of gemm_cpu_loops.cpp.
       std::vector<double> y(static_cast<std::size_t>(k) * count);
       std::vector<double> y_abs(y.size());
 #pragma omp parallel for
@@ -131,7 +131,7 @@ namespace step4
 
       // Each thread takes a block of 16 rows by 64 of the columns at a time and keeps
       // its sums and bounds (16 KiB) in the L1 cache while p runs from 0 to k - 1. The
-      // p loop runs in order, so entry for entry the sums are those of reference_gemm.
+      // p loop runs in order, so entry for entry the sums are those of gemm_in_double.
       constexpr int block_rows = 16;
       constexpr int block_columns = 64;
       const int row_blocks = (w.rows + block_rows - 1) / block_rows;
@@ -262,7 +262,7 @@ namespace step4
   // The full reference is a plain loop, written apart from the blocked one above, so
   // that the tests can check the one against the other.
   template <typename T>
-  lab::Matrix<double> reference_gemm(const GemmProblem<T> &p)
+  lab::Matrix<double> gemm_in_double(const GemmProblem<T> &p)
   {
     require_shapes(p);
     const GemmShape &s = p.shape;
@@ -287,7 +287,7 @@ namespace step4
 #define STEP4_INSTANTIATE(T)                                                         \
   template GemmProblem<T> random_problem<T>(const GemmShape &, T, T, unsigned);      \
   template double gemm_error<T>(const GemmProblem<T> &, const lab::Matrix<T> &, double); \
-  template lab::Matrix<double> reference_gemm<T>(const GemmProblem<T> &);
+  template lab::Matrix<double> gemm_in_double<T>(const GemmProblem<T> &);
   STEP4_INSTANTIATE(float)
   STEP4_INSTANTIATE(double)
 #undef STEP4_INSTANTIATE

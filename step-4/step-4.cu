@@ -58,7 +58,7 @@
 
 namespace step4
 {
-  // @sect3{The sizes}
+  // @sect3{The sizes of the sweep}
   //
   // The sweep: powers of two up to 8192, where cuBLAS reaches its full speed. Quick
   // mode stops at 1024 and takes seconds.
@@ -123,10 +123,11 @@ namespace step4
   void run_fp32_kernels(const Settings &settings, DeviceProblem<float> &device,
                         const ConsoleLines &lines, FloatSizeResult &result)
   {
+    const int reps = settings.options.reps;
     for (const GemmKernel<float> &kernel : fp32_kernels())
       if (settings.runs(kernel.name))
-        result.kernels.record(kernel.name, device.run_and_print(settings.options.reps,
-                                                                kernel.launch, lines, kernel.name));
+        result.kernels.record(kernel.name,
+                              device.run_and_print(reps, kernel.launch, lines, kernel.name));
   }
 
   // Then the tensor cores: kernels 12 and 16, those asked for that this GPU can run.
@@ -164,7 +165,8 @@ namespace step4
     const GemmProblem<float> problem = random_problem<float>(shape, 1.0f, 0.0f, 4000 + n);
     DeviceProblem<float> device(problem);
     const std::string size = "float n=" + std::to_string(n);
-    std::printf("\nn = %d (%.1f GFLOP per product; FP32 tolerance %.1e, TF32 %.1e; checked: %s)\n",
+    std::printf("\nn = %d (%.1f GFLOP per product; FP32 tolerance %.1e, TF32 %.1e; "
+                "checked: %s)\n",
                 n, shape.flops() / 1e9, gemm_tolerance<float>(n), tf32_tolerance(n),
                 device.coverage().c_str());
     print_column_names();
@@ -189,6 +191,18 @@ namespace step4
   // What each kernel does, in one line (a kernel this GPU cannot run says so), then
   // every size. The work grows as n³: the sizes already run predict the next one, and
   // a size expected to take long says so before it starts (lab::TimeForecast).
+  void list_float_kernels(const Settings &settings)
+  {
+    std::printf("\nthe kernels (step-4/kernels/<name>.cuh):\n");
+    for (const GemmKernel<float> &kernel : fp32_kernels())
+      if (settings.runs(kernel.name))
+        std::printf("  %-24s %s\n", kernel.name.c_str(), kernel.idea.c_str());
+    for (const GemmKernel<float> &kernel : tf32_kernels())
+      if (settings.runs(kernel.name))
+        std::printf("  %-24s %s%s\n", kernel.name.c_str(), kernel.idea.c_str(),
+                    kernel.runs_here() ? "" : " (not available: this GPU cannot run it)");
+  }
+
   void run_float_sizes(const Settings &settings, const std::vector<int> &sizes,
                        lab::Cublas &cublas, Tables &tables, lab::Checks &checks)
   {
@@ -201,18 +215,6 @@ namespace step4
         forecast.record(n, timer.milliseconds() / 1000);
       }
     tables.write_float(fp32_peak_gflops());
-  }
-
-  void list_float_kernels(const Settings &settings)
-  {
-    std::printf("\nthe kernels (step-4/kernels/<name>.cuh):\n");
-    for (const GemmKernel<float> &kernel : fp32_kernels())
-      if (settings.runs(kernel.name))
-        std::printf("  %-24s %s\n", kernel.name.c_str(), kernel.idea.c_str());
-    for (const GemmKernel<float> &kernel : tf32_kernels())
-      if (settings.runs(kernel.name))
-        std::printf("  %-24s %s%s\n", kernel.name.c_str(), kernel.idea.c_str(),
-                    kernel.runs_here() ? "" : " (not available: this GPU cannot run it)");
   }
 
   // @sect3{The sweep}

@@ -1,5 +1,5 @@
 #pragma once
-// @sect3{The CPU loops}
+// @sect3{The CPU loops, timed at each size}
 //
 // The four loops of the 2021 course (gemm_cpu_loops.h) and, where installed, BLAS
 // (OpenBLAS's sgemm on all cores): what a CPU gets from the same idea (tiles) and from

@@ -12,6 +12,7 @@ namespace step4
     DoubleSizeResult run_double_size(const Settings &settings, int n, lab::Cublas &cublas,
                                      lab::Checks &checks)
     {
+      const int reps = settings.options.reps;
       const GemmShape shape{n, n, n};
       const GemmProblem<double> problem = random_problem<double>(shape, 1.0, 0.0, 8000 + n);
       DeviceProblem<double> device(problem);
@@ -21,14 +22,14 @@ namespace step4
       print_column_names();
       DoubleSizeResult result;
       result.n = n;
-      result.cublas_dgemm = device.run(settings.options.reps, lab::cublas_gemm(cublas));
+      result.cublas_dgemm = device.run(reps, lab::cublas_gemm(cublas));
       const ConsoleLines lines{checks, "double n=" + std::to_string(n), shape, tolerance,
                                result.cublas_dgemm.ms};
       lines.print("cuBLAS_DGEMM", result.cublas_dgemm);
       for (const GemmKernel<double> &kernel : fp64_kernels())
         if (settings.runs(kernel.name) && kernel.runs_here())
-          result.kernels.record(kernel.name, device.run_and_print(settings.options.reps,
-                                                                kernel.launch, lines, kernel.name));
+          result.kernels.record(kernel.name,
+                                device.run_and_print(reps, kernel.launch, lines, kernel.name));
       return result;
     }
   } // namespace

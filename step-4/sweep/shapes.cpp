@@ -33,6 +33,7 @@ namespace step4
     ShapeResult run_shape(const Settings &settings, const GemmShape &shape, lab::Cublas &cublas,
                           lab::Checks &checks)
     {
+      const int reps = settings.options.reps;
       const GemmProblem<float> problem = random_problem<float>(shape, 1.5f, -0.5f, 77);
       DeviceProblem<float> device(problem);
       const std::string name = "float " + std::to_string(shape.m) + "x" + std::to_string(shape.n) +
@@ -42,12 +43,13 @@ namespace step4
       print_column_names();
       ShapeResult result;
       result.shape = shape;
-      result.cublas = device.run(settings.options.reps, lab::cublas_gemm(cublas, lab::CublasMath::fp32));
-      const ConsoleLines lines{checks, name, shape, gemm_tolerance<float>(shape.k), result.cublas.ms};
+      result.cublas = device.run(reps, lab::cublas_gemm(cublas, lab::CublasMath::fp32));
+      const ConsoleLines lines{checks, name, shape, gemm_tolerance<float>(shape.k),
+                               result.cublas.ms};
       lines.print("cuBLAS_FP32", result.cublas);
       for (const GemmKernel<float> *kernel : shape_kernels(settings))
-        result.kernels.record(kernel->name, device.run_and_print(settings.options.reps,
-                                                              kernel->launch, lines, kernel->name));
+        result.kernels.record(kernel->name,
+                              device.run_and_print(reps, kernel->launch, lines, kernel->name));
       return result;
     }
   } // namespace

@@ -86,25 +86,26 @@ namespace step4
     }
 
     // tf32.dat and double.dat show the GFLOP/s of each product, then the checked error
-    // of each, in the same order.
-    struct Product
+    // of each, in the same order: each product has two columns there, named together
+    // ("12_tensor_cores_tf32" and "error_12_tensor_cores_tf32" for a kernel).
+    struct ProductColumns
     {
       std::string gflops_column;
       std::string error_column;
       Measurement measured;
     };
 
-    Product kernel_product(const std::string &name, const Measurements &kernels)
+    ProductColumns kernel_columns(const std::string &name, const Measurements &kernels)
     {
       return {name, "error_" + name, kernels.of(name)};
     }
 
-    Row gflops_then_errors(int n, const std::vector<Product> &products)
+    Row gflops_then_errors(int n, const std::vector<ProductColumns> &products)
     {
       Row row = {{"n", double(n)}};
-      for (const Product &product : products)
+      for (const ProductColumns &product : products)
         row.push_back({product.gflops_column, gflops(square(n), product.measured.ms)});
-      for (const Product &product : products)
+      for (const ProductColumns &product : products)
         row.push_back({product.error_column, product.measured.error});
       return row;
     }
@@ -112,21 +113,22 @@ namespace step4
     // tf32.dat: cuBLAS with TF32 off and on, the TF32 kernels, and kernel 16 on A·Bᵀ.
     Row tf32_row(const FloatSizeResult &result)
     {
-      std::vector<Product> products = {
+      std::vector<ProductColumns> products = {
         {"cublas_fp32", "error_cublas_fp32", result.cublas_fp32},
         {"cublas_tf32", "error_cublas_tf32", result.cublas_tf32}};
       for (const GemmKernel<float> &kernel : tf32_kernels())
-        products.push_back(kernel_product(kernel.name, result.kernels));
-      products.push_back(kernel_product(on_a_bt(*find_float_kernel("16")), result.kernels));
+        products.push_back(kernel_columns(kernel.name, result.kernels));
+      products.push_back(kernel_columns(on_a_bt(*find_float_kernel("16")), result.kernels));
       return gflops_then_errors(result.n, products);
     }
 
     // double.dat: cuBLAS DGEMM and the double kernels.
     Row double_row(const DoubleSizeResult &result)
     {
-      std::vector<Product> products = {{"cublas_dgemm", "error_cublas", result.cublas_dgemm}};
+      std::vector<ProductColumns> products = {
+        {"cublas_dgemm", "error_cublas", result.cublas_dgemm}};
       for (const GemmKernel<double> &kernel : fp64_kernels())
-        products.push_back(kernel_product(kernel.name, result.kernels));
+        products.push_back(kernel_columns(kernel.name, result.kernels));
       return gflops_then_errors(result.n, products);
     }
 

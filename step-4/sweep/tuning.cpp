@@ -15,7 +15,8 @@ namespace step4
                 gemm_tolerance<float>(n));
     for (const TuningResult &result : autotune(n, settings.options.reps))
       {
-        checks.at_most("kernel 11 candidate " + result.name, result.error, gemm_tolerance<float>(n));
+        checks.at_most("kernel 11 candidate " + result.name, result.error,
+                       gemm_tolerance<float>(n));
         std::printf("  %-28s %10.0f GFLOP/s %10.2e   %s\n", result.name.c_str(), result.gflops,
                     result.error, lab::verdict(result.passed));
       }

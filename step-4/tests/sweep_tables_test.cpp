@@ -14,30 +14,14 @@
 
 namespace
 {
-  // A fresh folder for the tables, removed with them at the end of the test.
-  class TempDir
+  // A fresh folder for the tables of one test case (the test removes it at its end).
+  std::filesystem::path fresh_folder(const std::string &test)
   {
-  public:
-    TempDir()
-      : path_(std::filesystem::temp_directory_path() /
-              ("step-4-tables-test-" + std::to_string(::getpid()) + "-" + std::to_string(count_++)))
-    {
-      std::filesystem::remove_all(path_);
-      std::filesystem::create_directories(path_);
-    }
-    ~TempDir()
-    {
-      std::error_code ignored;
-      std::filesystem::remove_all(path_, ignored);
-    }
-    TempDir(const TempDir &) = delete;
-    TempDir &operator=(const TempDir &) = delete;
-    const std::filesystem::path &path() const { return path_; }
-
-  private:
-    static inline int count_ = 0;
-    std::filesystem::path path_;
-  };
+    const std::filesystem::path folder = std::filesystem::temp_directory_path() /
+                                         ("step-4-" + test + "-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(folder);
+    return folder;
+  }
 
   // The column line of a written table (the last '#' line) and its rows.
   struct Written
@@ -46,10 +30,10 @@ namespace
     std::vector<std::string> rows;
   };
 
-  Written read_table(const TempDir &dir, const std::string &file)
+  Written read_table(const std::filesystem::path &folder, const std::string &file)
   {
     Written table;
-    std::ifstream in(dir.path() / "step-4" / file);
+    std::ifstream in(folder / "step-4" / file);
     for (std::string line; std::getline(in, line);)
       if (line.rfind("#", 0) == 0)
         table.columns = line;
@@ -58,17 +42,17 @@ namespace
     return table;
   }
 
-  step4::Settings settings_writing_to(const TempDir &dir)
+  step4::Settings settings_writing_to(const std::filesystem::path &folder)
   {
     step4::Settings settings;
-    settings.options.out = dir.path().string();
+    settings.options.out = folder.string();
     return settings;
   }
 } // namespace
 
 TEST_CASE("sweep tables: the columns plot.gp reads, in order", "[cpu]")
 {
-  TempDir dir;
+  const std::filesystem::path dir = fresh_folder("table-columns");
   const step4::Settings settings = settings_writing_to(dir);
   step4::Tables tables(settings);
   tables.write_cpu();
@@ -94,11 +78,12 @@ TEST_CASE("sweep tables: the columns plot.gp reads, in order", "[cpu]")
   CHECK(read_table(dir, "double.dat").columns ==
         "# n cublas_dgemm 13_double_precision 14_tensor_cores_fp64 error_cublas "
         "error_13_double_precision error_14_tensor_cores_fp64");
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("sweep tables: a product that did not run is NaN in its column", "[cpu]")
 {
-  TempDir dir;
+  const std::filesystem::path dir = fresh_folder("table-nan");
   const step4::Settings settings = settings_writing_to(dir);
   step4::Tables tables(settings);
   // n = 100: 2 n³ = 2e6 flops, so 1 ms is 2 GFLOP/s.
@@ -126,4 +111,5 @@ TEST_CASE("sweep tables: a product that did not run is NaN in its column", "[cpu
         std::vector<std::string>{"100 2 4 NaN NaN 1 1e-07 0.0001 NaN NaN 0.0003"});
   CHECK(read_table(dir, "double.dat").rows ==
         std::vector<std::string>{"100 2 NaN 1 0 NaN 0"});
+  std::filesystem::remove_all(dir);
 }

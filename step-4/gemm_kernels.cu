@@ -23,29 +23,29 @@ namespace step4
   const std::vector<GemmKernel<float>> &fp32_kernels()
   {
     static const std::vector<GemmKernel<float>> kernels = {
-      {"1_naive", "one thread per entry, threads along rows (uncoalesced)", true,
+      {"1_naive", "one thread per entry, threads along rows (uncoalesced)", transposes_too,
        launch_1_naive},
-      {"2_shared_tiles_16", "16x16 tiles in shared memory (the 2011 kernel)", true,
+      {"2_shared_tiles_16", "16x16 tiles in shared memory (the 2011 kernel)", transposes_too,
        launch_2_shared_tiles_16},
-      {"3_coalesced", "kernel 1 with threads along columns (coalesced)", true,
+      {"3_coalesced", "kernel 1 with threads along columns (coalesced)", transposes_too,
        launch_3_coalesced},
-      {"4_shared_tiles_32", "32x32 tiles: more reuse, full 128-byte rows", true,
+      {"4_shared_tiles_32", "32x32 tiles: more reuse, full 128-byte rows", transposes_too,
        launch_4_shared_tiles_32},
-      {"5_register_blocking_1d", "8 entries per thread, a column", true,
+      {"5_register_blocking_1d", "8 entries per thread, a column", transposes_too,
        launch_5_register_blocking_1d},
-      {"6_register_blocking_2d", "8x8 entries per thread, outer products", true,
+      {"6_register_blocking_2d", "8x8 entries per thread, outer products", transposes_too,
        launch_6_register_blocking_2d},
-      {"7_vectorized_loads", "16-byte loads, A tile transposed", false,
+      {"7_vectorized_loads", "16-byte loads, A tile transposed", plain_product_only,
        launch_7_vectorized_loads},
-      {"8_conflict_free_smem", "split fragments, padded tile: no bank conflicts", false,
-       launch_8_conflict_free_smem},
-      {"9_warp_tiling", "warp tiles of 64x32", false, launch_9_warp_tiling},
-      {"10_double_buffered", "two stages, cp.async: copy while computing", true,
+      {"8_conflict_free_smem", "split fragments, padded tile: no bank conflicts",
+       plain_product_only, launch_8_conflict_free_smem},
+      {"9_warp_tiling", "warp tiles of 64x32", plain_product_only, launch_9_warp_tiling},
+      {"10_double_buffered", "two stages, cp.async: copy while computing", transposes_too,
        launch_10_double_buffered},
-      {"11_autotuned", "kernel 10 with tile sizes measured on this GPU", true,
+      {"11_autotuned", "kernel 10 with tile sizes measured on this GPU", transposes_too,
        launch_11_autotuned},
       {"15_async_pipeline", "every tile by cp.async, 3 stages, copies between the FFMAs",
-       true, launch_15_async_pipeline},
+       transposes_too, launch_15_async_pipeline},
     };
     return kernels;
   }
@@ -53,10 +53,10 @@ namespace step4
   const std::vector<GemmKernel<float>> &tf32_kernels()
   {
     static const std::vector<GemmKernel<float>> kernels = {
-      {"12_tensor_cores_tf32", "WMMA on the tensor cores, TF32 inputs", false,
+      {"12_tensor_cores_tf32", "WMMA on the tensor cores, TF32 inputs", plain_product_only,
        launch_12_tensor_cores_tf32},
-      {"16_wgmma_tf32", "Hopper: wgmma fed by the TMA, warp-specialised, 4 stages", true,
-       launch_16_wgmma_tf32, wgmma_available},
+      {"16_wgmma_tf32", "Hopper: wgmma fed by the TMA, warp-specialised, 4 stages",
+       transposes_too, launch_16_wgmma_tf32, wgmma_available},
     };
     return kernels;
   }
@@ -64,10 +64,10 @@ namespace step4
   const std::vector<GemmKernel<double>> &fp64_kernels()
   {
     static const std::vector<GemmKernel<double>> kernels = {
-      {"13_double_precision", "kernel 10 in double precision", true,
+      {"13_double_precision", "kernel 10 in double precision", transposes_too,
        launch_13_double_precision},
-      {"14_tensor_cores_fp64", "DMMA on the FP64 tensor cores, multi-stage cp.async", true,
-       launch_14_tensor_cores_fp64, fp64_tensor_cores_available},
+      {"14_tensor_cores_fp64", "DMMA on the FP64 tensor cores, multi-stage cp.async",
+       transposes_too, launch_14_tensor_cores_fp64, fp64_tensor_cores_available},
     };
     return kernels;
   }

@@ -22,13 +22,20 @@ namespace step4
   {
     std::string name;
     std::string idea;
-    bool transposes;
+    bool accepts_transposes;
     void (*launch)(const GemmArgs<T> &, cudaStream_t);
     bool (*available)() = nullptr;
 
     // Whether the kernel can run on the current GPU (kernels without a test: always).
     bool runs_here() const { return available == nullptr || available(); }
   };
+
+  // The two values of GemmKernel::accepts_transposes, named so that the lists read
+  // without a key: a kernel that computes op(A)·op(B) with either operand transposed,
+  // or one that computes the plain A·B only (and refuses a transpose with
+  // std::invalid_argument).
+  constexpr bool transposes_too = true;
+  constexpr bool plain_product_only = false;
 
   // Kernels 1 to 11 and 15, in teaching order: all FP32 on the ordinary cores (SIMT), all
   // checked against FP32 accuracy. (Kernel 15 came after the tensor-core and double

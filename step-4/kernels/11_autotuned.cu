@@ -1,7 +1,7 @@
 // Kernel 11: the tuner (see 11_autotuned.cuh).
 #include "kernels/11_autotuned.cuh"
 
-#include "gemm_reference.h"
+#include "gemm_check.h"
 #include "kernels/10_double_buffered.cuh"
 
 #include <lab/checks_on_gpu.h>

@@ -45,7 +45,7 @@ namespace step4
 
   // What the tuner measured for one candidate: its speed, and the error of its product
   // against the reference with the check's verdict (step4::gemm_error's error and
-  // tolerance, gemm_reference.h).
+  // tolerance, gemm_check.h).
   struct TuningResult
   {
     std::string name;

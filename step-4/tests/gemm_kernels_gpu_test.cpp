@@ -11,7 +11,7 @@
 // this GPU cannot run (kernel 14 needs FP64 tensor cores, kernel 16 an H100 or H200)
 // is reported as skipped.
 #include "gemm_kernels.h"
-#include "gemm_reference.h"
+#include "gemm_check.h"
 #include "kernels/11_autotuned.cuh"
 #include "kernels/15_async_pipeline.cuh"
 
@@ -89,7 +89,7 @@ namespace
   template <typename T>
   std::vector<Op> accepted_ops(const step4::GemmKernel<T> &kernel)
   {
-    if (kernel.transposes)
+    if (kernel.accepts_transposes)
       return {Op::none, Op::transpose};
     return {Op::none};
   }
@@ -290,7 +290,7 @@ TEST_CASE("beta = 0 never reads C; beta != 0 does", "[gpu]")
 TEST_CASE("the simple kernels refuse transposes they do not implement", "[gpu]")
 {
   for (const auto &kernel : step4::fp32_kernels())
-    if (!kernel.transposes)
+    if (!kernel.accepts_transposes)
       {
         INFO("kernel " << kernel.name);
         const GemmProblem<float> p =

@@ -35,7 +35,7 @@ namespace lab
   bool fits_on_gpu(std::size_t bytes);
 
   /// The check of one product C = α op(A) op(B) + β C on every entry, with the error of
-  /// step-4's gemm_reference.h: max over (i, j) of
+  /// step-4's gemm_check.h: max over (i, j) of
   /// |Ĉ_ij − C_ij| / (|α| Σ_p |op(A)_ip| |op(B)_pj| + |β| |C_ij|) (lab::entry_error),
   /// NaN when any entry is NaN. Both the reference C and the bracket are computed once,
   /// in double, by two cuBLAS DGEMMs (the second on |A| and |B|), so that any number of

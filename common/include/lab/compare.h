@@ -32,7 +32,7 @@ namespace lab
 
   /// The error of one computed entry @p value against its @p reference, relative to
   /// @p bound, the size the entry's rounding error is measured by (for a product,
-  /// Σ_p |A_ip||B_pj|, see step-4's gemm_reference.h): |value − reference| / bound.
+  /// Σ_p |A_ip||B_pj|, see step-4's gemm_check.h): |value − reference| / bound.
   /// NaN when any of the three is NaN; where the bound is 0 the exact answer is 0 and
   /// must come out exactly, so the error is 0 if it does and infinity if it does not
   /// (the bound, a sum of magnitudes, is never negative: 1/+0 is +infinity). On the CPU

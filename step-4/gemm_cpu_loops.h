@@ -1,11 +1,13 @@
-// @sect3{The CPU references}
+// @sect3{The CPU loops}
 //
-// What the GPU kernels of this step are compared with: C = A B in float on the CPU,
-// written four ways, as in the 2021 course report on OpenMP matrix multiplication
-// (a loop per entry, a tiled loop, and the two ways of sharing them among threads),
-// and OpenBLAS, which is what a careful CPU implementation achieves. They differ only
-// in the order in which they visit the same m·n·k multiply-adds, and that order alone
-// makes them differ in speed by a factor of a hundred or more.
+// What the GPU kernels of this step are timed against on the host: C = A B in float on
+// the CPU, written four ways, as in the 2021 course report on OpenMP matrix
+// multiplication (a loop per entry, a tiled loop, and the two ways of sharing them
+// among threads), and OpenBLAS, which is what a careful CPU implementation achieves.
+// They differ only in the order in which they visit the same m·n·k multiply-adds, and
+// that order alone makes them differ in speed by a factor of a hundred or more. They
+// are products to be timed, checked like the kernels; the check itself, in double,
+// is gemm_check.h.
 //
 // Each takes A (m x k) and B (k x n) of any sizes, multiples of the tile or not, and
 // overwrites @p c with the m x n product (it may be the same object as @p a or @p b).

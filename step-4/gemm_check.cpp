@@ -1,4 +1,4 @@
-#include "gemm_reference.h"
+#include "gemm_check.h"
 
 #include <lab/compare.h>
 #include <lab/test_matrices.h>
@@ -91,7 +91,7 @@ namespace step4
     // Rows of C = op(A) op(B) are columns of Cᵀ = op(B)ᵀ op(A)ᵀ, so the same loop
     // checks rows by being handed the transposed views.
     template <typename T>
-    struct Product
+    struct ProductToCheck
     {
       View<T> x, y, c, result;
       int rows = 0;
@@ -99,7 +99,7 @@ namespace step4
       double alpha = 1;
       double beta = 0;
 
-      Product transpose(int columns) const
+      ProductToCheck transpose(int columns) const
       {
         return {y.transpose(), x.transpose(), c.transpose(), result.transpose(),
                 columns, k, alpha, beta};
@@ -110,14 +110,14 @@ namespace step4
   initializer(omp_priv = 0)
 
     template <typename T>
-    double worst_error(const Product<T> &w, const std::vector<int> &columns)
+    double worst_error(const ProductToCheck<T> &checked, const std::vector<int> &columns)
     {
-      const int k = w.k;
+      const int k = checked.k;
       const int count = static_cast<int>(columns.size());
 
       // The listed columns of Y are copied once into a contiguous k x count array in
       // double, with their magnitudes beside them: the loop below then reads them
-      // along rows, like the i-k-j products of gemm_cpu.cpp.
+      // along rows, like the i-k-j products of gemm_cpu_loops.cpp.
       std::vector<double> y(static_cast<std::size_t>(k) * count);
       std::vector<double> y_abs(y.size());
 #pragma omp parallel for
@@ -125,16 +125,16 @@ namespace step4
         for (int c = 0; c < count; ++c)
           {
             const std::size_t at = static_cast<std::size_t>(p) * count + c;
-            y[at] = w.y(p, columns[c]);
+            y[at] = checked.y(p, columns[c]);
             y_abs[at] = std::abs(y[at]);
           }
 
       // Each thread takes a block of 16 rows by 64 of the columns at a time and keeps
       // its sums and bounds (16 KiB) in the L1 cache while p runs from 0 to k - 1. The
-      // p loop runs in order, so entry for entry the sums are those of reference_gemm.
+      // p loop runs in order, so entry for entry the sums are those of gemm_in_double.
       constexpr int block_rows = 16;
       constexpr int block_columns = 64;
-      const int row_blocks = (w.rows + block_rows - 1) / block_rows;
+      const int row_blocks = (checked.rows + block_rows - 1) / block_rows;
       const int column_blocks = (count + block_columns - 1) / block_columns;
 
       // The largest error, NaN-safe: OpenMP's own `max` reduction would skip a NaN
@@ -147,7 +147,7 @@ namespace step4
           {
             const int i0 = rb * block_rows;
             const int c0 = cb * block_columns;
-            const int rows_here = std::min(block_rows, w.rows - i0);
+            const int rows_here = std::min(block_rows, checked.rows - i0);
             const int columns_here = std::min(block_columns, count - c0);
             double sum[block_rows][block_columns] = {};
             double magnitude[block_rows][block_columns] = {};
@@ -158,7 +158,7 @@ namespace step4
                   y_abs.data() + static_cast<std::size_t>(p) * count + c0;
                 for (int ii = 0; ii < rows_here; ++ii)
                   {
-                    const double x = w.x(i0 + ii, p);
+                    const double x = checked.x(i0 + ii, p);
                     const double x_abs = std::abs(x);
                     for (int cc = 0; cc < columns_here; ++cc)
                       {
@@ -172,14 +172,15 @@ namespace step4
                 {
                   const int i = i0 + ii;
                   const int j = columns[c0 + cc];
-                  double reference = w.alpha * sum[ii][cc];
-                  double bound = std::abs(w.alpha) * magnitude[ii][cc];
-                  if (w.beta != 0)
+                  double reference = checked.alpha * sum[ii][cc];
+                  double bound = std::abs(checked.alpha) * magnitude[ii][cc];
+                  if (checked.beta != 0)
                     {
-                      reference += w.beta * w.c(i, j);
-                      bound += std::abs(w.beta) * std::abs(w.c(i, j));
+                      reference += checked.beta * checked.c(i, j);
+                      bound += std::abs(checked.beta) * std::abs(checked.c(i, j));
                     }
-                  worst = lab::nan_max(worst, lab::entry_error(w.result(i, j), reference, bound));
+                  worst = lab::nan_max(worst,
+                                       lab::entry_error(checked.result(i, j), reference, bound));
                 }
           }
       return worst;
@@ -234,7 +235,7 @@ namespace step4
     if (s.m == 0 || s.n == 0)
       return 0;
 
-    const Product<T> product{view(p.a, s.op_a),
+    const ProductToCheck<T> product{view(p.a, s.op_a),
                              view(p.b, s.op_b),
                              view(p.c, Op::none),
                              view(result, Op::none),
@@ -242,7 +243,7 @@ namespace step4
                              s.k,
                              static_cast<double>(p.alpha),
                              static_cast<double>(p.beta)};
-    const Product<T> transposed = product.transpose(s.n);
+    const ProductToCheck<T> transposed = product.transpose(s.n);
 
     if (checks_every_entry(s, full_check_limit))
       return s.n <= s.m ? worst_error(product, all_indices(s.n))
@@ -262,7 +263,7 @@ namespace step4
   // The full reference is a plain loop, written apart from the blocked one above, so
   // that the tests can check the one against the other.
   template <typename T>
-  lab::Matrix<double> reference_gemm(const GemmProblem<T> &p)
+  lab::Matrix<double> gemm_in_double(const GemmProblem<T> &p)
   {
     require_shapes(p);
     const GemmShape &s = p.shape;
@@ -287,7 +288,7 @@ namespace step4
 #define STEP4_INSTANTIATE(T)                                                         \
   template GemmProblem<T> random_problem<T>(const GemmShape &, T, T, unsigned);      \
   template double gemm_error<T>(const GemmProblem<T> &, const lab::Matrix<T> &, double); \
-  template lab::Matrix<double> reference_gemm<T>(const GemmProblem<T> &);
+  template lab::Matrix<double> gemm_in_double<T>(const GemmProblem<T> &);
   STEP4_INSTANTIATE(float)
   STEP4_INSTANTIATE(double)
 #undef STEP4_INSTANTIATE

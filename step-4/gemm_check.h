@@ -117,5 +117,5 @@ namespace step4
   // The whole reference α op(A) op(B) + β C in double (each entry a loop over p from 0
   // to k - 1). It costs a full product on the CPU: for tests on small sizes.
   template <typename T>
-  lab::Matrix<double> reference_gemm(const GemmProblem<T> &p);
+  lab::Matrix<double> gemm_in_double(const GemmProblem<T> &p);
 } // namespace step4

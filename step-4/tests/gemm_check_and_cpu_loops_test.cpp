@@ -1,7 +1,7 @@
-// Tests of the CPU side of step-4: the check of a product (gemm_reference.h) and the
-// CPU products (gemm_cpu.h). They run on every machine.
-#include "gemm_cpu.h"
-#include "gemm_reference.h"
+// Tests of the CPU side of step-4: the check of a product in double (gemm_check.h)
+// and the timed CPU loops (gemm_cpu_loops.h). They run on every machine.
+#include "gemm_check.h"
+#include "gemm_cpu_loops.h"
 #include "kernels/11_autotuned.cuh"
 
 #include <lab/compare.h>
@@ -68,7 +68,7 @@ namespace
   template <typename T>
   lab::Matrix<T> rounded_reference(const GemmProblem<T> &p)
   {
-    return lab::convert<T>(step4::reference_gemm(p));
+    return lab::convert<T>(step4::gemm_in_double(p));
   }
 
   template <typename T>
@@ -118,7 +118,7 @@ TEST_CASE("CPU products agree with the double reference", "[cpu]")
         const int m = shape[0], n = shape[1], k = shape[2];
         INFO(variant.name << ": m = " << m << ", n = " << n << ", k = " << k);
         const GemmProblem<float> p = product_problem(m, n, k, 7 + m + n + k);
-        const lab::Matrix<double> reference = step4::reference_gemm(p);
+        const lab::Matrix<double> reference = step4::gemm_in_double(p);
         // The output starts with the wrong shape and NaN: it must be replaced.
         lab::Matrix<float> c(3, 2);
         c(0, 0) = nan_float;
@@ -380,8 +380,8 @@ TEST_CASE("gemm_error honours the transposes", "[cpu]")
             const GemmProblem<float> q = stored_transposed(p, op_a, op_b);
             // The same sums in the same order: the same numbers exactly.
             CHECK(step4::gemm_error(q, c) == error);
-            const lab::Matrix<double> r = step4::reference_gemm(p);
-            const lab::Matrix<double> s = step4::reference_gemm(q);
+            const lab::Matrix<double> r = step4::gemm_in_double(p);
+            const lab::Matrix<double> s = step4::gemm_in_double(q);
             CHECK(std::equal(r.data(), r.data() + r.size(), s.data()));
           }
     }

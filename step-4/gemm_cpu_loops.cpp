@@ -1,4 +1,4 @@
-#include "gemm_cpu.h"
+#include "gemm_cpu_loops.h"
 
 #include <algorithm>
 #include <cstddef>

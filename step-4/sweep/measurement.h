@@ -1,0 +1,132 @@
+#pragma once
+// @sect3{Measuring one product}
+//
+// Every stage of the sweep does the same thing many times: time a product, check it,
+// print one line. This file holds what they share: what a measurement is, the problem
+// on the device that a kernel is timed on, and the console line.
+
+#include "gemm_check.h"
+
+#include <lab/checks.h>
+#include <lab/checks_on_gpu.h>
+#include <lab/device_buffer.h>
+#include <lab/timer.h>
+
+#include <cmath>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace step4
+{
+  // What one product measured: the median of its times, in milliseconds, and the
+  // error of its result (gemm_check.h). A product that did not run keeps NaN in both,
+  // and NaN is what the tables show for it (gnuplot skips NaN).
+  struct Measurement
+  {
+    double ms = std::nan("");
+    double error = std::nan("");
+  };
+
+  // Throughput from a time: the textbook 2mnk flops of the shape, per second, in
+  // billions. NaN for a product that did not run.
+  double gflops(const GemmShape &shape, double ms);
+
+  // @sect3{The console lines of one problem}
+  //
+  // One line per product: name, time, GFLOP/s, percent of cuBLAS, the error and the
+  // check. A failed check prints FAIL on the line and is listed again in the summary.
+  // The lines of one problem share what they are judged by, kept here once: the
+  // problem's name in the summary ("float n=1024"), its shape (for GFLOP/s), the
+  // tolerance, and the time of the cuBLAS line the percentages are of (NaN where there
+  // is none, as for the CPU loops: the column then shows "-").
+  struct ConsoleLines
+  {
+    lab::Checks &checks;
+    std::string problem;
+    GemmShape shape;
+    double tolerance;
+    double cublas_ms = std::nan("");
+
+    // Checks @p measured against the tolerance and prints its line.
+    void print(const std::string &product, const Measurement &measured) const;
+  };
+
+  // The heading above the lines of a problem.
+  void print_column_names();
+
+  // @sect3{One product on the device}
+  //
+  // The data of one problem on the GPU: A and B, and C, which every run overwrites.
+  // `run` times the launch and returns the median time and the error against the
+  // double reference. lab::median_gpu_milliseconds times it: one warm-up run, then the
+  // median of `reps` runs, each between two CUDA events, the GPU time of the kernel
+  // alone (a launch returns before the kernel has run, so a host clock would time the
+  // launch, not the work). With β = 0, C is poisoned (every float NaN) before the
+  // runs: a kernel that leaves any entry of C unwritten leaves a NaN there, and the
+  // check fails. With β ≠ 0 each run reads C, so before each run (untimed) C is
+  // restored from a pristine copy: otherwise every repetition would scale the previous
+  // result again.
+  //
+  // The check is on every entry, on the GPU: the reference and the bracket of each
+  // entry (gemm_check.h) are computed once per problem by cuBLAS DGEMM in double
+  // (lab::GemmCheckOnGpu), and each kernel's C is compared with them where it lies.
+  // Where the GPU has not the memory for the double copies, C is copied back and
+  // checked on the host (gemm_error, sampled by bands above 2³⁰ multiply-adds), and
+  // the problem's heading says so (coverage()).
+  template <typename T>
+  struct DeviceProblem
+  {
+    const GemmProblem<T> &problem;
+    lab::DeviceBuffer<T> a, b, c, c_input;
+    GemmArgs<T> args;
+    std::optional<lab::GemmCheckOnGpu<T>> check;
+
+    explicit DeviceProblem(const GemmProblem<T> &p)
+      : problem(p), a(p.a), b(p.b), c(p.c.size()), c_input(p.beta == T(0) ? 0 : p.c.size()),
+        args{p.shape, p.alpha, p.beta, a.data(), p.a.ld(), b.data(), p.b.ld(), c.data(), p.c.ld()}
+    {
+      if (p.beta != T(0))
+        c_input.upload(p.c);
+      GemmArgs<T> inputs = args;
+      inputs.c = c_input.data();
+      check = lab::GemmCheckOnGpu<T>::prepare(inputs);
+    }
+
+    std::string coverage() const
+    {
+      return check ? "every entry, against cuBLAS DGEMM on the GPU"
+                   : gemm_check_coverage(problem.shape) +
+                       " on the host (the GPU has no room for the full check)";
+    }
+
+    // Times @p product on this problem (a kernel's launcher or cuBLAS, both convert to
+    // a lab::Gemm) and checks its last result.
+    Measurement run(int reps, const lab::Gemm<T> &product)
+    {
+      std::function<void()> restore_c;
+      if (problem.beta == T(0))
+        c.poison();
+      else
+        restore_c = [&] { c.copy_from_device(c_input); };
+      const double ms =
+        lab::median_gpu_milliseconds(reps, [&] { product(args, nullptr); }, restore_c);
+      if (check)
+        return {ms, check->error(c.data(), problem.c.ld())};
+      lab::Matrix<T> result(problem.c.rows(), problem.c.cols(), problem.c.ld());
+      c.download(result);
+      return {ms, gemm_error(problem, result)};
+    }
+
+    // run(), and the line of @p lines that shows it: what every product of a problem
+    // but the first goes through (the first, cuBLAS, is measured before the lines
+    // exist, since they need its time).
+    Measurement run_and_print(int reps, const lab::Gemm<T> &product, const ConsoleLines &lines,
+                              const std::string &name)
+    {
+      const Measurement measured = run(reps, product);
+      lines.print(name, measured);
+      return measured;
+    }
+  };
+} // namespace step4

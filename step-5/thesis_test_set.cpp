@@ -63,9 +63,10 @@ namespace step5
                   lambda, degraded_mse, lab::psnr(original, degraded), restored_mse, restored_psnr,
                   lab::format_or_dash(psnr_of("thesis_formula"), "%.2f").c_str());
       const double u = std::numeric_limits<float>::epsilon() / 2;
+      const Tolerances allowed = tolerances(side * side, u, psf, lambda);
       const std::string label = "test set " + psf.name + " " + noise_text;
       for (const MethodResult &m : results)
-        check_method(m, tolerances(side * side, u, psf, lambda), label, checks);
+        check_method(m, allowed, label, checks);
       if (!std::isfinite(restored_psnr))
         checks.fail(label, restored_by + " gave no image");
       table.add_row({double(case_number), lambda, degraded_mse, lab::psnr(original, degraded), restored_mse,

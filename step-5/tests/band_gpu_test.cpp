@@ -6,10 +6,10 @@
 // scratch above the diagonal, the zeros below the band, the positions outside the
 // matrix) is exactly zero; a layout that does not fit the problem is refused. Exits
 // with 77 (CTest: skipped) without a GPU.
-#include "band_matrix.h"
-#include "blur_gpu.h"
-#include "blur_model.h"
-#include "psf.h"
+#include "gpu/band_matrix.h"
+#include "gpu/blur_gpu.h"
+#include "model/blur_model.h"
+#include "model/psf.h"
 #include "test_support.h"
 
 #include <cholesky_blocked_cpu.h> // step-2: the CPU reference factorisation

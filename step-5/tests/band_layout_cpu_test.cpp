@@ -4,9 +4,9 @@
 // own address inside its row's elements, and together they fill the storage), the
 // figures the header quotes, the refusals, and the normal matrix's bandwidth against
 // the widest nonzero of the dense HᵀH.
-#include "band_matrix.h"
-#include "blur_model.h"
-#include "psf.h"
+#include "gpu/band_matrix.h"
+#include "model/blur_model.h"
+#include "model/psf.h"
 #include "test_support.h"
 
 #include <lab_catch.h>

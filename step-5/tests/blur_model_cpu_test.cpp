@@ -4,9 +4,9 @@
 // dense HᵀH + λI, the named PSFs against MATLAB's values, HᵀH = HHᵀ exactly when the
 // PSF is symmetric under a half turn, the refusals of PSF files, descriptions and
 // sizes, and Gauss–Seidel against a dense solve.
-#include "blur_model.h"
-#include "gauss_seidel.h"
-#include "psf.h"
+#include "methods/gauss_seidel.h"
+#include "model/blur_model.h"
+#include "model/psf.h"
 #include "test_support.h"
 
 #include <lab/program.h>

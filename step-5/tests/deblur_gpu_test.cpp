@@ -10,17 +10,18 @@
 // thesis' formula against the exact solution of its equations (wrong for a motion
 // blur, right for a Gaussian). Float and double. Exits with 77 (CTest: skipped)
 // without a GPU.
-#include "band_pipeline.h"
-#include "blur_gpu.h"
-#include "blur_model.h"
-#include "conjugate_gradients.h"
-#include "dense_pipeline.h"
-#include "fft_filter.h"
-#include "fft_model.h"
-#include "lambda_choice.h"
-#include "gram_matrix.h"
-#include "psf.h"
-#include "restoration.h"
+#include "gpu/blur_gpu.h"
+#include "gpu/gram_matrix.h"
+#include "methods/band_pipeline.h"
+#include "methods/conjugate_gradients.h"
+#include "methods/dense_pipeline.h"
+#include "methods/fft_filter.h"
+#include "methods/restoration.h"
+#include "model/blur_model.h"
+#include "model/fft_model.h"
+#include "model/lambda_choice.h"
+#include "model/psf.h"
+#include "report/checks.h"
 #include "test_support.h"
 
 #include <gemm_kernels.h>                         // step-4: step4::gemm, step4::gemm_tf32
@@ -340,7 +341,7 @@ namespace
     lab::Cublas cublas;
     step5::DensePipeline<float> pipeline(size, size, false);
     step2::MixedPrecisionSolve solver(n, n, 128, cublas, step4::gemm, step4::gemm_tf32);
-    const step5::DenseTimes times = pipeline.run_with_solver(
+    const step5::StageTimes times = pipeline.run_with_solver(
       device_psf, float(lambda), device_g.data(), step4::gemm_tf32,
       [&](const float *a, const float *b, float *x) { return solver.solve(a, b, x); }, f.data());
     REQUIRE(times.failed_column == -1);
@@ -380,11 +381,11 @@ namespace
     const Psf shift = psf_of({{1, 0, 0}}, "shift");
     const int rows = 24, cols = 24;
     const step5::DevicePsf<T> device_psf(shift);
-    lab::DeviceBuffer<T> g(lab::convert<T>(random_image(rows, cols, 2))), f(rows * cols), second_f(rows * cols);
+    lab::DeviceBuffer<T> g(lab::convert<T>(random_image(rows, cols, 2))), f(rows * cols), f_inverse(rows * cols);
     lab::Cublas cublas;
     step5::DensePipeline<T> pipeline(rows, cols, true);
-    CHECK(pipeline.run(device_psf, T(0), g.data(), step4::gemm, f.data(), second_f.data()).failed_column == 0);
-    CHECK(pipeline.run(device_psf, T(0), g.data(), lab::cublas_gemm_exact<T>(cublas), f.data(), second_f.data())
+    CHECK(pipeline.run(device_psf, T(0), g.data(), step4::gemm, f.data(), f_inverse.data()).failed_column == 0);
+    CHECK(pipeline.run(device_psf, T(0), g.data(), lab::cublas_gemm_exact<T>(cublas), f.data(), f_inverse.data())
             .failed_column == 0);
     CHECK(pipeline.run_vendor(device_psf, T(0), g.data(), cublas, f.data()).failed_column == 0);
   }
@@ -400,7 +401,7 @@ namespace
     lab::Cublas cublas;
     step5::DensePipeline<float> pipeline(size, size, false);
     step2::MixedPrecisionSolve solver(n, n, 128, cublas, step4::gemm, step4::gemm_tf32);
-    const step5::DenseTimes times = pipeline.run_with_solver(
+    const step5::StageTimes times = pipeline.run_with_solver(
       device_psf, 0.0f, g.data(), step4::gemm_tf32,
       [&](const float *a, const float *b, float *x) { return solver.solve(a, b, x); }, f.data());
     CHECK(times.failed_column == 0);

@@ -5,9 +5,9 @@
 // discrepancy principle meeting its target, both rules choosing a λ near the best one
 // on a blurred, noisy phantom, mirroring rescuing the discrepancy principle on an
 // image whose opposite edges differ, the ends of the range, and the refusals.
-#include "blur_model.h"
-#include "lambda_choice.h"
-#include "psf.h"
+#include "model/blur_model.h"
+#include "model/lambda_choice.h"
+#include "model/psf.h"
 #include "test_support.h"
 
 #include <lab/image_quality.h>

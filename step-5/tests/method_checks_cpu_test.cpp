@@ -1,16 +1,15 @@
-// CPU tests of step-5's checks (report.h's check_method on restoration.h's η): each
+// CPU tests of step-5's checks (report/checks.h: check_method on η): each
 // method's check is given the right answer, which must pass, and then wrong answers
 // of the kinds a broken method produces, which must FAIL. The right answers are exact
 // solutions, by a dense Cholesky solve in double, of the equations each method solves:
 // the normal equations, the thesis' (HHᵀ + λI) f = Hᵀg, and the FFT filters' periodic
 // model on the image and on its mirrored extension (fft_model.h), whose matrices the
 // tests build from the CPU model pixel by pixel.
-#include "blur_model.h"
-#include "fft_model.h"
-#include "lambda_choice.h"
-#include "gauss_seidel.h"
-#include "report.h"
-#include "restoration.h"
+#include "methods/gauss_seidel.h"
+#include "model/blur_model.h"
+#include "model/fft_model.h"
+#include "model/lambda_choice.h"
+#include "report/checks.h"
 #include "test_support.h"
 
 #include <lab/checks.h>
@@ -96,7 +95,7 @@ TEST_CASE("planted: an iterative method that reports convergence for an image th
   const Image b = step5::blur_transpose(t.psf, t.g);
   const auto iterative = [&](const Image &image, const step5::IterationReport &report) {
     MethodResult m = t.result(image);
-    m.iterative = true;
+    m.kind = step5::MethodKind::iterative;
     m.tolerance = 1e-10;
     m.iterations = report;
     return m;

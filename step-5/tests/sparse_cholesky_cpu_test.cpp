@@ -1,10 +1,11 @@
 // The sparse Cholesky (CHOLMOD) against a dense solve of the same equations, and its
 // report of a matrix that is not positive definite. In a build without CHOLMOD every
 // test says so and passes without checking anything.
-#include "blur_model.h"
-#include "psf.h"
-#include "restoration.h"
-#include "sparse_cholesky.h"
+#include "methods/restoration.h"
+#include "methods/sparse_cholesky.h"
+#include "model/blur_model.h"
+#include "model/psf.h"
+#include "report/checks.h"
 #include "test_support.h"
 
 #include <lab/matrix.h>
@@ -132,7 +133,7 @@ TEST_CASE("the sparse Cholesky is one of step-5's methods", "[sparse_cholesky]")
   const step5::MethodResult solved = cholmod_of(
     step5::restore_with_every_method<float>(blur, random_image(16, 13, 12345), options, nullptr));
   CHECK(solved.failure.empty());
-  CHECK(solved.has_sparse_stages);
+  CHECK(solved.kind == step5::MethodKind::sparse_cholesky);
   CHECK(solved.equations == step5::Equations::normal);
   CHECK(solved.backward_error <= step5::direct_tolerance(16 * 13, 1.1e-16));
   CHECK(solved.milliseconds == solved.sparse.milliseconds());

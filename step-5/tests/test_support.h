@@ -1,7 +1,7 @@
 #pragma once
 // What step-5's tests share: PSFs written out by hand, and small checks.
-#include "blur_model.h"
-#include "psf.h"
+#include "model/blur_model.h"
+#include "model/psf.h"
 
 #include <cholesky_cpu.h> // step-1: the CPU Cholesky
 

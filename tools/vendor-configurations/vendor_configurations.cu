@@ -29,8 +29,8 @@
 // @sect3{Include files}
 #include <cusolver_cholesky.h>   // step-2: the course's potrf/potrs
 #include <cusolver_mixed_precision.h> // step-2: the course's IRS solve
-#include <triangular/cusolver_triangular.h> // step-3: trtri, trsm, potri
-#include <gram_matrix.h>         // step-5: the vendor pipeline's SYRK
+#include <gpu/gram_matrix.h>                           // step-5: the vendor pipeline's SYRK
+#include <triangular/cusolver_triangular.h>             // step-3: trtri, trsm, potri
 #include <triangular/identity_and_singular_checks.cuh> // step-3: set_to_identity
 
 #include <lab/checks.h>

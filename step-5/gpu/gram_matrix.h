@@ -1,0 +1,74 @@
+#pragma once
+// @sect3{The normal matrix at half the price: a symmetric product}
+//
+// A = HᵀH is symmetric, and everything that reads it afterwards (step-2's Cholesky,
+// cuSOLVER's potrf) reads only its lower triangle. A GEMM computes both triangles,
+// 2n³ flops; one triangle needs about half of that. Write P = op(H) (Hᵀ for the
+// right normal matrix, H for the thesis' HHᵀ), so that A = P Pᵀ, and cut P's rows in
+// two, P = [P₁; P₂]:
+// @f[ P P^T = \begin{pmatrix} P_1 P_1^T & \cdot \\ P_2 P_1^T & P_2 P_2^T \end{pmatrix}. @f]
+// The block below the diagonal is one GEMM; the two diagonal blocks are the same
+// problem again, half the size. Recursing down to blocks of `gram_leaf` rows (then one
+// GEMM computes the whole small square, both of its triangles) costs
+// n²k (1 + leaf/n) flops for P of n rows and k columns, instead of 2n²k: 56% of the
+// GEMM's flops at n = 16384, 52% at 65536. BLAS calls this operation SYRK; here it is
+// written with lab::Gemm, so that step-5 runs it on step-4's kernels and on cuBLAS's
+// GEMM alike, and the vendor's own `cublas<t>syrk` is the comparison.
+//
+// The block above the diagonal is never written: whatever the array held there stays.
+// All matrices are row-major on the device.
+
+#include "gpu/blur_gpu.h"
+
+#include <lab/cublas_gemm.h>
+#include <lab/gemm.h>
+
+namespace step5
+{
+  // Below this many rows a diagonal block is one GEMM. The products of the recursion
+  // are m × m × k with m halving at every level; below about 2048 such a product has
+  // fewer 128 × 128 output tiles (256 at 2048) than two per SM of an H100 or H200,
+  // and the GPU would run partly idle for most of the flops saved.
+  constexpr int gram_leaf = 2048;
+
+  // The lower triangle (with the diagonal) of C = op(H) op(H)ᵀ, H k × n for
+  // op = transpose (C = HᵀH, n × n) or n × k for op = none (C = HHᵀ). @p leaf is
+  // gram_leaf except in the tests, which make the recursion deep on small matrices.
+  template <typename T>
+  void lower_gram(const T *h, int ldh, int n, int k, lab::Op op, T *c, int ldc, const lab::Gemm<T> &gemm,
+                  cudaStream_t stream, int leaf = gram_leaf);
+
+  // @sect3{The vendor's symmetric product}
+  //
+  // The vendor's pipeline forms A with cuBLAS's own SYRK (cublasSsyrk / cublasDsyrk),
+  // called as a competent cuBLAS user would. SYRK's two transpositions give the same
+  // result from H stored two ways: C = HᵀH by trans T from H stored by columns, or by
+  // trans N from H stored by rows (which cuBLAS, reading by columns, sees as Hᵀ). They
+  // are not equally fast, and which is faster depends on the size. On an H200
+  // (results/nvidia-h200/vendor_configurations.txt) trans N was 3–11% faster from
+  // n = k = 4096 to 32768, and trans T twice as fast at 65536, a 256² image (5.7 s
+  // against 11.1). So the vendor's pipeline builds H by rows below 65536 and by columns
+  // from there on (blur_gpu.h's Storage), and asks for the lower triangle by columns
+  // (the fill mode made little difference), which is what potrf with LOWER reads. By rows,
+  // that is the upper triangle of the course's layout.
+  constexpr int vendor_h_by_columns_from = 65536;
+  constexpr cublasFillMode_t vendor_syrk_fill_mode = CUBLAS_FILL_MODE_LOWER;
+
+  // How the vendor's pipeline stores H for an n × n system.
+  constexpr Storage vendor_h_storage(int n)
+  {
+    return n >= vendor_h_by_columns_from ? Storage::by_columns : Storage::by_rows;
+  }
+
+  // SYRK's transposition for HᵀH from H stored so (vendor-configurations reads it).
+  constexpr cublasOperation_t vendor_syrk_operation(int n)
+  {
+    return vendor_h_storage(n) == Storage::by_columns ? CUBLAS_OP_T : CUBLAS_OP_N;
+  }
+
+  // The lower triangle, by columns, of C = HᵀH for op = transpose, or of C = HHᵀ for
+  // op = none (the thesis' formula): n × n, from H n × n stored @p storage with
+  // leading dimension n.
+  template <typename T>
+  void vendor_gram(lab::Cublas &cublas, const T *h, Storage storage, int n, lab::Op op, T *c, cudaStream_t stream);
+} // namespace step5

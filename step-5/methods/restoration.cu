@@ -1,0 +1,430 @@
+// Every method on one degraded image (see restoration.h).
+#include "methods/restoration.h"
+
+#include "methods/band_pipeline.h"
+#include "methods/conjugate_gradients.h"
+#include "methods/dense_pipeline.h"
+#include "methods/fft_filter.h"
+#include "methods/gauss_seidel.h"
+#include "methods/sparse_cholesky.h"
+#include "model/blur_model.h"
+#include "report/checks.h"
+
+#include <gemm_kernels.h> // step-4: step4::gemm, the course's product
+#include <cusolver_mixed_precision.h>             // step-2: cuSOLVER's IRS solver
+#include <kernels/16_wgmma_tf32.cuh>            // step-4: kernel 16's scratch
+#include <variants/6_mixed_precision_solve.cuh> // step-2: the mixed-precision solve
+
+#include <lab/device_buffer.h>
+#include <lab/timer.h>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace step5
+{
+  // Single precision stops at 10⁻⁵ (its rounding makes the true residual stall not
+  // far below), double at 10⁻¹⁰.
+  template <>
+  double iterative_tolerance<float>()
+  {
+    return 1e-5;
+  }
+  template <>
+  double iterative_tolerance<double>()
+  {
+    return 1e-10;
+  }
+
+  // @sect3{Running the methods}
+  //
+  // The degraded image and the PSF go to the device once; every GPU method reads them
+  // from there and writes its f into `f`; a dense pipeline makes two at a time, and
+  // writes its inverse route's into `f_inverse`. Both are poisoned (NaN) before every
+  // run of every method, so that a method that writes nothing shows NaN instead of the
+  // image the method before it left.
+  template <typename T>
+  struct DeviceProblem
+  {
+    DeviceProblem(const Psf &psf, const lab::Matrix<double> &degraded)
+      : rows(degraded.rows()), cols(degraded.cols()), psf(psf), g(lab::convert<T>(degraded)), f(degraded.size()),
+        f_inverse(degraded.size())
+    {}
+
+    lab::Matrix<double> download(const lab::DeviceBuffer<T> &image) const
+    {
+      lab::Matrix<T> values(rows, cols);
+      image.download(values);
+      return lab::convert<double>(values);
+    }
+
+    void poison_outputs()
+    {
+      f.poison();
+      f_inverse.poison();
+    }
+
+    int rows, cols;
+    DevicePsf<T> psf;
+    lab::DeviceBuffer<T> g, f, f_inverse;
+  };
+
+  // A fast method, run by @p run (one call = one restoration into its argument): once
+  // untimed (the first call of a kernel or a library pays for loading it), then
+  // @p reps times into a poisoned f, and the median counts.
+  template <typename T>
+  MethodResult time_fast_method(DeviceProblem<T> &problem, int reps, MethodResult result,
+                                const std::function<void(T *)> &run)
+  {
+    run(problem.f.data());
+    std::vector<double> samples;
+    for (int rep = 0; rep < reps; ++rep)
+      {
+        lab::EventTimer timer;
+        problem.f.poison();
+        timer.start();
+        run(problem.f.data());
+        timer.stop();
+        samples.push_back(timer.milliseconds());
+      }
+    result.milliseconds = lab::median(samples);
+    result.image = problem.download(problem.f);
+    return result;
+  }
+
+  // The stage times of a pipeline run @p runs times: each stage's median.
+  StageTimes median_times(int runs, const std::function<StageTimes()> &run)
+  {
+    std::vector<StageTimes> samples;
+    for (int rep = 0; rep < runs; ++rep)
+      samples.push_back(run());
+    StageTimes times = samples.front();
+    using Stage = double StageTimes::*;
+    for (const Stage stage : {&StageTimes::build, &StageTimes::normal, &StageTimes::factor, &StageTimes::invert,
+                              &StageTimes::inverse, &StageTimes::apply, &StageTimes::solve})
+      times.*stage = lab::median(samples, stage);
+    return times;
+  }
+
+  // Why a direct method gave no image: its factorisation found A not positive definite
+  // at @p column (λ = 0 with a singular H).
+  std::string not_positive_definite(long column)
+  {
+    return "A = H^T H + lambda I is not positive definite (column " + std::to_string(column) +
+           "): take lambda > 0";
+  }
+
+  // A pipeline's result from its stage times and its f: its time is that of the route
+  // it took, and only that route's stages are kept.
+  template <typename T>
+  MethodResult pipeline_result(MethodResult result, const StageTimes &times, const DeviceProblem<T> &problem,
+                               const lab::DeviceBuffer<T> &f, bool inverse_route)
+  {
+    result.stages = times;
+    if (times.failed_column >= 0)
+      result.failure = not_positive_definite(times.failed_column);
+    else
+      {
+        result.image = problem.download(f);
+        result.milliseconds = inverse_route ? times.inverse_route() : times.solve_route();
+        if (inverse_route)
+          result.stages.solve = 0;
+        else
+          result.stages.invert = result.stages.inverse = result.stages.apply = 0;
+      }
+    return result;
+  }
+
+  // @sect3{TF32 and a refinement}
+  //
+  // The dense pipeline on the tensor cores (float only): A = HᵀH + λI and b = Hᵀg by
+  // step-4's TF32 product, then step-2's mixed-precision solve (variant 6) with
+  // step-4's products, FP32 for its panels and TF32 for its trailing update; its
+  // iterative refinement, residuals in FP32, brings f to FP32 accuracy for the A it
+  // was given. That A carries TF32's rounding: each product of HᵀH rounds its
+  // inputs to 11 significant bits (unit roundoff u = 2⁻¹¹), so its entries are off by
+  // up to 2u relative to |H|ᵀ|H|, whose norm the bound ‖p‖₁² + λ of η (report/checks.h)
+  // covers, and b likewise: η ≲ 4u against the exact equations. The check allows
+  // 10u. The solver keeps its own copy of A to factorise, and the TF32 products want
+  // scratch: 2n² more numbers (tf32_pipeline_bytes) beside H and A, so the method
+  // runs on a pipeline of its own, after the others have freed theirs, and gives the
+  // scratch back when it is done.
+  constexpr double tf32_tolerance = 10 * 0x1p-11;
+
+  double tf32_pipeline_bytes(int n)
+  {
+    // The solver's copy of A, its factorisation's workspace (a panel and two blocks of
+    // panel_width²) and three vectors; and kernel 16's scratch (step-4): it makes the
+    // operands of a product k-major first, which for the largest product of
+    // gram_matrix's recursion (n/2 × n/2, inner dimension n: both operands) and for
+    // b = Hᵀg (H transposed) is n² numbers and a few.
+    const double panel_width = step2::default_panel_width<float>();
+    const double solver = double(n) * (n + panel_width + 3) + 2 * panel_width * panel_width;
+    return (solver + double(n) * (n + 4)) * sizeof(float);
+  }
+
+  MethodResult run_tf32_method(DeviceProblem<float> &problem, DensePipeline<float> &pipeline,
+                               const RestoreOptions &options, lab::Cublas &cublas)
+  {
+    MethodResult result =
+      blank_result("dense_tf32_refined", "dense, step-4's TF32 products, refined in FP32", MethodKind::pipeline);
+    const int n = problem.rows * problem.cols, panel_width = step2::default_panel_width<float>();
+    step2::MixedPrecisionSolve solver(n, n, panel_width, cublas, step4::gemm, step4::gemm_tf32);
+    const float lambda = static_cast<float>(options.lambda);
+    const auto solve_system = [&](const float *a, const float *b, float *f) { return solver.solve(a, b, f); };
+    const StageTimes times = median_times(options.dense_reps, [&] {
+      problem.poison_outputs();
+      return pipeline.run_with_solver(problem.psf, lambda, problem.g.data(), step4::gemm_tf32, solve_system,
+                                      problem.f.data());
+    });
+    result.description += ", " + std::to_string(solver.rounds()) + " rounds";
+    result.tolerance = tf32_tolerance;
+    return pipeline_result(std::move(result), times, problem, problem.f, false);
+  }
+
+  // The vendor's answer to the TF32 pipeline, on the same pipeline after it: cuSOLVER's
+  // mixed-precision solver (cusolverDnIRSXgesv: LU in TF32, refined to FP32 accuracy,
+  // step-2's CusolverMixedPrecision) on the A and b of the vendor's own pipeline. Its
+  // workspace holds the TF32 factors, n² numbers and a few, no more than the TF32
+  // pipeline's solver and scratch that it replaces. Checked as any FP32 solve.
+  MethodResult run_irs_method(DeviceProblem<float> &problem, DensePipeline<float> &pipeline,
+                              const RestoreOptions &options, lab::Cublas &cublas)
+  {
+    MethodResult result =
+      blank_result("dense_cusolver_irs", "dense, cuSOLVER's IRS (TF32 LU, refined)", MethodKind::pipeline);
+    step2::CusolverMixedPrecision irs(problem.rows * problem.cols);
+    lab::DeviceBuffer<int> info(1);
+    int iterations = 0;
+    const auto solve_system = [&](float *a, const float *b, float *f) {
+      info.poison();
+      iterations = irs.solve(a, b, f, info.data());
+      int status = -1;
+      info.copy_to_host(&status, 1);
+      return status;
+    };
+    const StageTimes times = median_times(options.dense_reps, [&] {
+      problem.poison_outputs();
+      return pipeline.run_vendor_with_solver(problem.psf, static_cast<float>(options.lambda), problem.g.data(), cublas,
+                                             solve_system, problem.f.data());
+    });
+    result.description += ", " + std::to_string(iterations) + " iterations" +
+                          (iterations < 0 ? " (fell back to FP32)" : "");
+    return pipeline_result(std::move(result), times, problem, problem.f, false);
+  }
+
+  // The dense pipelines: the course's products and cuBLAS's through the same code
+  // (each giving both routes), then the vendor's. The stage times are medians over
+  // options.dense_reps runs.
+  template <typename T>
+  void run_dense_methods(DeviceProblem<T> &problem, const RestoreOptions &options, lab::Cublas &cublas,
+                         std::vector<MethodResult> &results)
+  {
+    const T lambda = static_cast<T>(options.lambda);
+    DensePipeline<T> pipeline(problem.rows, problem.cols, true);
+    const auto finish = [&](MethodResult result, const StageTimes &times, const lab::DeviceBuffer<T> &f,
+                            bool inverse_route) {
+      results.push_back(pipeline_result(std::move(result), times, problem, f, inverse_route));
+    };
+
+    // The products a pipeline runs on: their name in the method's, their words in its
+    // line, and the product itself.
+    struct PipelineProducts
+    {
+      std::string name, description;
+      lab::Gemm<T> gemm;
+    };
+    const std::vector<PipelineProducts> products = {
+      {"course", "step-4's kernels", lab::Gemm<T>(step4::gemm)},
+      {"cublas", "cuBLAS", lab::cublas_gemm_exact<T>(cublas)}};
+    for (const PipelineProducts &p : products)
+      {
+        const StageTimes times = median_times(options.dense_reps, [&] {
+          problem.poison_outputs();
+          return pipeline.run(problem.psf, lambda, problem.g.data(), p.gemm, problem.f.data(),
+                              problem.f_inverse.data());
+        });
+        finish(blank_result("dense_" + p.name + "_solve", "dense, " + p.description + ", two solves",
+                            MethodKind::pipeline),
+               times, problem.f, false);
+        finish(blank_result("dense_" + p.name + "_inverse", "dense, " + p.description + ", inverse (thesis)",
+                            MethodKind::pipeline),
+               times, problem.f_inverse, true);
+      }
+    const StageTimes vendor = median_times(options.dense_reps, [&] {
+      problem.poison_outputs();
+      return pipeline.run_vendor(problem.psf, lambda, problem.g.data(), cublas, problem.f.data());
+    });
+    finish(blank_result("dense_cusolver", "dense, cuBLAS + cuSOLVER potrf/potrs", MethodKind::pipeline), vendor,
+           problem.f, false);
+    if (options.thesis_formula)
+      {
+        problem.poison_outputs();
+        const StageTimes thesis = pipeline.run_thesis_formula(problem.psf, lambda, problem.g.data(), cublas,
+                                                              problem.f.data());
+        MethodResult result = blank_result("thesis_formula", "thesis' formula (HH^T + lambda I)^-1 H^T g",
+                                           MethodKind::pipeline);
+        result.equations = Equations::thesis;
+        finish(std::move(result), thesis, problem.f, false);
+      }
+  }
+
+  // The band pipeline on step-4's kernels: a run that is not timed (the first pays
+  // for loading kernels) when it is to be timed more than once, then the median of
+  // options.band_reps runs.
+  template <typename T>
+  MethodResult run_band_method(DeviceProblem<T> &problem, const Psf &psf, const RestoreOptions &options)
+  {
+    const T lambda = static_cast<T>(options.lambda);
+    BandPipeline<T> pipeline(psf, problem.rows, problem.cols, lab::Gemm<T>(step4::gemm));
+    const auto run = [&] {
+      problem.poison_outputs();
+      return pipeline.run(problem.psf, lambda, problem.g.data(), problem.f.data());
+    };
+    if (options.band_reps > 1)
+      run();
+    const StageTimes times = median_times(options.band_reps, run);
+    return pipeline_result(
+      blank_result("band_course_solve", "band, step-4's kernels, two solves", MethodKind::pipeline), times,
+      problem, problem.f, false);
+  }
+
+  // Conjugate gradients, matrix-free, to the precision's tolerance.
+  template <typename T>
+  MethodResult run_cg_method(DeviceProblem<T> &problem, const RestoreOptions &options)
+  {
+    const T lambda = static_cast<T>(options.lambda);
+    ConjugateGradients<T> cg(problem.rows, problem.cols);
+    IterationReport report;
+    MethodResult result =
+      time_fast_method<T>(problem, options.reps,
+                          blank_result("cg", "conjugate gradients, matrix-free", MethodKind::iterative), [&](T *f) {
+        report = cg.solve(problem.psf, lambda, problem.g.data(), f, iterative_tolerance<T>(),
+                          10 * problem.rows * problem.cols);
+      });
+    result.tolerance = iterative_tolerance<T>();
+    result.iterations = report;
+    return result;
+  }
+
+  // The FFT filter on one boundary model: it solves the equations of that model
+  // (fft_model.h). The mirrored filter's η is computed here, from its whole result on
+  // the extension (of which its image must be the top-left part, else η is NaN); the
+  // others' at the end, with every method's.
+  template <typename T>
+  MethodResult run_fft_method(DeviceProblem<T> &problem, const Psf &psf, FftBoundary boundary,
+                              const lab::Matrix<double> &degraded, const RestoreOptions &options)
+  {
+    const T lambda = static_cast<T>(options.lambda);
+    FftFilter<T> filter(psf, problem.rows, problem.cols, boundary);
+    const bool periodic = boundary == FftBoundary::periodic;
+    MethodResult result = time_fast_method<T>(
+      problem, options.reps,
+      blank_result(periodic ? "fft_periodic" : "fft_mirrored",
+                   periodic ? "FFT filter, periodic" : "FFT filter, mirrored extension", MethodKind::filter),
+      [&](T *f) { filter.apply(lambda, problem.g.data(), f); });
+    result.equations = periodic ? Equations::periodic : Equations::mirrored;
+    if (!periodic)
+      {
+        lab::Matrix<T> values(filter.extended_rows(), filter.extended_cols());
+        filter.extended_result().download(values);
+        const lab::Matrix<double> whole = lab::convert<double>(values);
+        bool cropped = true;
+        for (int r = 0; r < problem.rows; ++r)
+          for (int c = 0; c < problem.cols; ++c)
+            cropped = cropped && whole(r, c) == result.image(r, c);
+        result.backward_error = cropped ? backward_error(psf, degraded, options.lambda, whole, Equations::mirrored)
+                                        : std::numeric_limits<double>::quiet_NaN();
+      }
+    return result;
+  }
+
+  template <typename T>
+  std::vector<MethodResult> restore_with_every_method(const Psf &psf, const lab::Matrix<double> &degraded,
+                                                      const RestoreOptions &options, lab::Cublas *cublas)
+  {
+    std::vector<MethodResult> results;
+    const int rows = degraded.rows(), cols = degraded.cols();
+    // b = Hᵀg in double on the CPU: the CPU methods' right-hand side, and every
+    // method's check.
+    lab::HostTimer timer;
+    const lab::Matrix<double> b = blur_transpose(psf, degraded);
+    const double b_milliseconds = timer.milliseconds();
+    if (options.use_gpu)
+      {
+        DeviceProblem<T> problem(psf, degraded);
+        if (options.dense)
+          run_dense_methods(problem, options, *cublas, results);
+        if constexpr (std::is_same_v<T, float>)
+          if (options.tf32)
+            {
+              // On a pipeline of its own, without the inverse route's X: the dense
+              // pipelines' matrices are freed by now, and its own fit beside it.
+              DensePipeline<float> pipeline(problem.rows, problem.cols, false);
+              results.push_back(run_tf32_method(problem, pipeline, options, *cublas));
+              step4::release_wgmma_scratch();
+              if (options.irs)
+                results.push_back(run_irs_method(problem, pipeline, options, *cublas));
+            }
+        if (options.band)
+          results.push_back(run_band_method(problem, psf, options));
+        if (options.cg)
+          results.push_back(run_cg_method(problem, options));
+        if (options.fft)
+          for (const FftBoundary boundary : {FftBoundary::periodic, FftBoundary::mirrored})
+            results.push_back(run_fft_method(problem, psf, boundary, degraded, options));
+      }
+
+    // The CPU methods share A, as a stencil (blur_model.h: the course's CPU reference,
+    // O(n·k⁴) on one core), and b. Gauss–Seidel's time includes building them, as it
+    // always has (the stencil is its whole set-up); the sparse
+    // Cholesky's does not, nor the conversion to CHOLMOD's format (printed beside its
+    // stages): a program built around CHOLMOD would assemble its matrix once and for
+    // all, as the band pipeline assembles its own on the GPU.
+    if (options.sparse_cholesky || options.gauss_seidel)
+      {
+        timer.start();
+        const NormalStencil stencil = normal_matrix_stencil(psf, rows, cols, options.lambda);
+        const double set_up = b_milliseconds + timer.milliseconds();
+
+        if (options.sparse_cholesky)
+          { // run and timed once
+            MethodResult sparse =
+              blank_result("cholmod", "sparse Cholesky, CHOLMOD (CPU, double)", MethodKind::sparse_cholesky);
+            SparseCholeskySolution solution = sparse_cholesky_solve(stencil, b);
+            sparse.sparse = solution.report;
+            sparse.milliseconds = solution.report.milliseconds();
+            if (solution.report.failed_pixel >= 0)
+              sparse.failure = not_positive_definite(solution.report.failed_pixel);
+            else
+              sparse.image = std::move(solution.f);
+            results.push_back(std::move(sparse));
+          }
+
+        if (options.gauss_seidel)
+          {
+            MethodResult gs = blank_result("gauss_seidel", "Gauss-Seidel (CPU, double)", MethodKind::iterative);
+            gs.tolerance = options.gauss_seidel_tolerance;
+            timer.start();
+            gs.image = lab::Matrix<double>(rows, cols);
+            gs.iterations =
+              gauss_seidel(stencil, b, gs.image, options.gauss_seidel_tolerance, options.gauss_seidel_sweeps);
+            gs.milliseconds = set_up + timer.milliseconds();
+            results.push_back(std::move(gs));
+          }
+      }
+
+    // η of every image for the equations its method solves: every check of a method
+    // rests on it.
+    measure_backward_errors(psf, degraded, b, options.lambda, results);
+    return results;
+  }
+
+  template std::vector<MethodResult> restore_with_every_method<float>(const Psf &, const lab::Matrix<double> &,
+                                                                      const RestoreOptions &, lab::Cublas *);
+  template std::vector<MethodResult> restore_with_every_method<double>(const Psf &, const lab::Matrix<double> &,
+                                                                       const RestoreOptions &, lab::Cublas *);
+} // namespace step5

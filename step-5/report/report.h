@@ -1,0 +1,42 @@
+#pragma once
+// @sect3{What the program prints and writes}
+//
+// For each image: one line per method (its time, PSNR against the original when it is
+// known, how well it solved the equations, and the check), the pipelines' stages,
+// and the images themselves (16-bit PGM, and PNG where the build has libpng); the
+// tables that the plots are made from are tables.h's.
+
+#include "methods/method_result.h"
+#include "report/checks.h"
+
+#include <lab/checks.h>
+#include <lab/matrix.h>
+
+#include <string>
+#include <vector>
+
+namespace step5
+{
+  // Prints one line per method and records its check (checks.h) in @p checks under
+  // @p label; the PSNR column is left out when @p original is empty.
+  void report_methods(const std::vector<MethodResult> &results, const lab::Matrix<double> &original,
+                      const lab::Matrix<double> &degraded, const Tolerances &tolerances, const std::string &label,
+                      lab::Checks &checks);
+
+  // The line that closes an image's report: λ, how it was chosen (@p rule: "by the
+  // discrepancy principle", say), and, where the original is known, what restoring
+  // gained over the degraded image in dB of PSNR. The restored PSNR is that of the
+  // first method that solved the exact equations (every such method agrees to about
+  // 0.01 dB); the FFT filters, on another model, do not count.
+  void report_gain(const std::vector<MethodResult> &results, const lab::Matrix<double> &original,
+                   const lab::Matrix<double> &degraded, double lambda, const std::string &rule);
+
+  // Writes original (if known), degraded and every method's image into @p folder as
+  // PREFIX_NAME.pgm (and .png).
+  void write_images(const std::string &folder, const std::string &prefix, const lab::Matrix<double> &original,
+                    const lab::Matrix<double> &degraded, const std::vector<MethodResult> &results);
+
+  // PSNR of @p image against @p original, NaN when the original is unknown or the
+  // image is missing.
+  double psnr_or_nan(const lab::Matrix<double> &original, const lab::Matrix<double> &image);
+} // namespace step5

@@ -9,26 +9,61 @@
 //   - `// @sect3{Title}` is a section heading;
 //   - the lines between `// @cond SKIP` and `// @endcond` are boilerplate: they are
 //     hidden from "The commented program" (the plain program keeps them);
+//   - an exercise is a region of code between two markers (below);
 //   - everything else is code, including comments at the end of a code line and
 //     Doxygen comments (`///`, `//!`), which document the code where it stands.
 //
-// The tool has four modes (run it without arguments to see them):
+// An exercise is written like this, inside the braces of one function or kernel:
+//
+//     __global__ void scale(float *x, int n, float a)
+//     {
+//       // @exercise{scale_vector, 1}
+//       // Multiply each of the n entries of x by a, one thread per entry.
+//       const int i = blockIdx.x * blockDim.x + threadIdx.x;
+//       if (i < n)
+//         x[i] *= a;
+//       // @end-exercise
+//     }
+//
+//   - the name is a lowercase identifier (a-z, 0-9, _), unique in the whole course;
+//   - the difficulty is 1 (easy), 2 or 3 (hard);
+//   - the task is the one paragraph of `//` lines right after the opening marker: it
+//     ends at the first line that is not such a comment (code, a blank line, an
+//     empty `//`). Its first sentence says what the exercise teaches;
+//   - the region is the statements of a whole function or kernel body, so that the
+//     code between the task and `// @end-exercise` can be replaced by a stub that
+//     compiles (the student edition); regions do not nest, and each has code.
+// On the page the opening marker and its task become a note ("Exercise scale_vector,
+// difficulty ★☆☆: ..."), the end marker disappears, and the step's page gains an
+// Exercises section listing them; the plain program keeps the code only. A marker
+// that is malformed, unclosed or nested, or a name used twice, stops the filter with
+// one line naming the file and the line.
+//
+// The tool has five modes (run it without arguments to see them):
 //
 //   commented  the prose and code blocks of "The commented program";
 //   plain      a source without its prose: "The plain program";
 //   page       a step's whole page: Introduction, The commented program, Results,
-//              The plain program, plus the plain copies that the page includes;
-//   mainpage   the course's main page: what it is, the map of steps, how to build.
+//              Exercises, The plain program, plus the plain copies that the page
+//              includes;
+//   mainpage   the course's main page: what it is, the map of steps, how to build;
+//   exercises  the exercises of the files given, one per line, tab-separated:
+//              `file:first-last`, name, difficulty, the task's first sentence
+//              (first and last are the lines of the two markers). It fails when a
+//              name is used twice anywhere in those files.
 //
-// docs/CMakeLists.txt runs the last two for `make docs`; the first two are there
+// docs/CMakeLists.txt runs page and mainpage for `make docs`, and exercises over
+// every step's sources as the test docs/exercises; commented and plain are there
 // to look at one file's output, and for the test in docs/tests/. This file is
 // written in the same convention: `lab_literate commented docs docs/literate.cpp`
 // shows it the way a step's page would.
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <iostream>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -179,6 +214,8 @@ enum class line_kind
   heading,
   skip_begin,
   skip_end,
+  exercise_begin,
+  exercise_end,
   code
 };
 
@@ -211,9 +248,195 @@ source_line classify(const std::string &line)
     return {line_kind::skip_begin, ""};
   if (trimmed == "@endcond")
     return {line_kind::skip_end, ""};
+  // Any line that starts with one of the two markers is a marker, well formed or
+  // not: read_exercises checks the form, so that a typo is an error and not prose.
+  if (trimmed.rfind("@exercise", 0) == 0)
+    return {line_kind::exercise_begin, trimmed};
+  if (trimmed.rfind("@end-exercise", 0) == 0)
+    return {line_kind::exercise_end, trimmed};
   if (trimmed.rfind("@sect3{", 0) == 0 && trimmed.back() == '}')
     return {line_kind::heading, trimmed.substr(7, trimmed.size() - 8)};
   return {line_kind::prose, text};
+}
+
+// @sect3{Exercises}
+
+// One exercise as the markers give it. Lines are counted from 1, as an editor
+// does: `first` is the line of `// @exercise{...}`, `task_last` the task's last
+// line, `last` the line of `// @end-exercise`. The code a student writes is the
+// lines from task_last + 1 to last - 1.
+struct exercise
+{
+  std::string file;
+  std::string name;
+  int         difficulty = 0;
+  std::size_t first      = 0;
+  std::size_t task_last  = 0;
+  std::size_t last       = 0;
+  std::string task; // the task's lines, each ending in '\n'
+};
+
+// "★★☆, medium": the stars for the eye, the word for a screen reader and for grep.
+std::string difficulty_text(int difficulty)
+{
+  static const char *const words[] = {"easy", "medium", "hard"};
+  std::string              stars;
+  for (int i = 1; i <= 3; ++i)
+    stars += (i <= difficulty) ? "\u2605" : "\u2606";
+  return stars + ", " + words[difficulty - 1];
+}
+
+// The task's first sentence (up to the first full stop that ends a word), on one
+// line: what the exercise teaches, for the lists.
+std::string first_sentence(const std::string &task)
+{
+  std::string line;
+  for (const char c : task)
+    line += (c == '\n') ? ' ' : c;
+  for (std::size_t dot = line.find('.'); dot != std::string::npos;
+       dot             = line.find('.', dot + 1))
+    if (dot + 1 == line.size() || line[dot + 1] == ' ')
+      return line.substr(0, dot + 1);
+  return line.substr(0, line.find_last_not_of(' ') + 1);
+}
+
+// Reads the exercises of one file and checks their markers: every error names the
+// file and the line, and reads as one line. Both the page and the plain program
+// call it first, so a broken marker fails every mode of the filter.
+std::vector<exercise> read_exercises(const std::string              &file,
+                                     const std::vector<std::string> &lines)
+{
+  static const std::regex header(
+    R"(@exercise\{\s*([A-Za-z0-9_]*)\s*,\s*([0-9]+)\s*\})");
+  static const std::regex lowercase_name("[a-z][a-z0-9_]*");
+
+  std::vector<exercise>              found;
+  std::map<std::string, std::size_t> first_line_of;
+  exercise                           open;
+  bool                               is_open  = false;
+  bool                               has_code = false;
+  bool                               skipped  = false;
+  const auto where = [&](std::size_t line) {
+    return file + ':' + std::to_string(line) + ": ";
+  };
+
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    {
+      const source_line line = classify(lines[i]);
+      const std::size_t number = i + 1;
+      switch (line.kind)
+        {
+          case line_kind::skip_begin:
+            skipped = true;
+            break;
+          case line_kind::skip_end:
+            skipped = false;
+            break;
+          case line_kind::code:
+            has_code = has_code || is_open;
+            break;
+          case line_kind::exercise_begin:
+            {
+              std::smatch match;
+              if (!std::regex_match(line.text, match, header))
+                throw literate_error(
+                  where(number) + "malformed marker `// " + line.text +
+                  "`: write `// @exercise{name, difficulty}`");
+              const std::string name = match[1];
+              if (is_open)
+                throw literate_error(where(number) + "exercise '" + name +
+                                     "' inside exercise '" + open.name +
+                                     "' (line " + std::to_string(open.first) +
+                                     "): exercises do not nest");
+              if (skipped)
+                throw literate_error(where(number) + "exercise '" + name +
+                                     "' inside a `// @cond SKIP` part, which the "
+                                     "page does not show");
+              if (!std::regex_match(name, lowercase_name))
+                throw literate_error(where(number) + "exercise name '" + name +
+                                     "' is not a lowercase identifier (a-z, 0-9, _)");
+              const std::string digits = match[2];
+              if (digits.size() != 1 || digits[0] < '1' || digits[0] > '3')
+                throw literate_error(where(number) + "exercise '" + name +
+                                     "' has difficulty " + digits +
+                                     ": it must be 1 (easy), 2 or 3 (hard)");
+              if (first_line_of.count(name) != 0)
+                throw literate_error(where(number) + "exercise '" + name +
+                                     "' is already used at line " +
+                                     std::to_string(first_line_of[name]));
+              first_line_of[name] = number;
+
+              // The task: the `//` lines that follow, up to the first line that is
+              // not a non-empty comment.
+              open            = exercise{file, name, digits[0] - '0', number, number,
+                              0, ""};
+              for (std::size_t j = i + 1; j < lines.size(); ++j)
+                {
+                  const source_line task = classify(lines[j]);
+                  if (task.kind != line_kind::prose ||
+                      task.text.find_first_not_of(" \t") == std::string::npos)
+                    break;
+                  open.task += task.text + '\n';
+                  open.task_last = j + 1;
+                }
+              if (open.task.empty())
+                throw literate_error(where(number) + "exercise '" + name +
+                                     "' has no task: write it as `//` lines right "
+                                     "after the marker");
+              i        = open.task_last - 1;
+              is_open  = true;
+              has_code = false;
+              break;
+            }
+          case line_kind::exercise_end:
+            if (line.text != "@end-exercise")
+              throw literate_error(where(number) + "malformed marker `// " +
+                                   line.text + "`: write `// @end-exercise`");
+            if (!is_open)
+              throw literate_error(where(number) +
+                                   "`// @end-exercise` without `// @exercise{...}`");
+            if (skipped)
+              throw literate_error(where(number) + "the end of exercise '" +
+                                   open.name + "' is inside a `// @cond SKIP` part");
+            if (!has_code)
+              throw literate_error(where(number) + "exercise '" + open.name +
+                                   "' holds no code");
+            open.last = number;
+            found.push_back(open);
+            is_open = false;
+            break;
+          default:
+            break;
+        }
+    }
+  if (is_open)
+    throw literate_error(where(open.first) + "`// @exercise{" + open.name +
+                         ", ...}` without `// @end-exercise`");
+  return found;
+}
+
+// Names are unique in the whole course, not only in one file: the student edition
+// and the grading find an exercise by its name alone.
+void check_unique_names(const std::vector<exercise> &exercises)
+{
+  std::map<std::string, const exercise *> seen;
+  for (const exercise &e : exercises)
+    {
+      const auto [earlier, is_new] = seen.emplace(e.name, &e);
+      if (!is_new)
+        throw literate_error(e.file + ':' + std::to_string(e.first) +
+                             ": exercise name '" + e.name + "' is already used at " +
+                             earlier->second->file + ':' +
+                             std::to_string(earlier->second->first));
+    }
+}
+
+// The note that stands on the page where the exercise begins. Its anchor lets the
+// Exercises section link to it.
+std::string exercise_note(const exercise &e)
+{
+  return "@anchor exercise_" + e.name + "\n@note **Exercise `" + e.name +
+         "`** (difficulty " + difficulty_text(e.difficulty) + "): " + e.task;
 }
 
 // @sect3{The commented program: a state machine}
@@ -231,13 +454,29 @@ public:
     , labels(labels)
   {}
 
-  void write_file(const std::string &shown, const fs::path &file)
+  // Writes one file and returns its exercises. An exercise's opening marker and
+  // its task become a note, which ends the code block before it.
+  std::vector<exercise> write_file(const std::string &shown, const fs::path &file)
   {
+    const std::vector<std::string> lines     = read_lines(file);
+    const std::vector<exercise>    exercises = read_exercises(file.string(), lines);
+    std::map<std::size_t, const exercise *> opening;
+    for (const exercise &e : exercises)
+      opening[e.first] = &e;
+
     write_heading("@subsection", shown, "file " + below_step(shown));
-    const std::vector<std::string> lines = read_lines(file);
     for (std::size_t i = 0; i < lines.size(); ++i)
       try
         {
+          if (const auto e = opening.find(i + 1); e != opening.end())
+            {
+              end_code();
+              paragraph_break();
+              write_text(exercise_note(*e->second));
+              paragraph_break();
+              i = e->second->task_last - 1;
+              continue;
+            }
           feed(classify(lines[i]));
         }
       catch (const literate_error &e)
@@ -249,6 +488,7 @@ public:
       throw literate_error(file.string() + ": `// @cond SKIP` without `// @endcond`");
     end_code();
     paragraph_break();
+    return exercises;
   }
 
 private:
@@ -292,6 +532,11 @@ private:
           break;
         case line_kind::skip_end:
           throw literate_error("`// @endcond` without `// @cond SKIP`");
+        case line_kind::exercise_begin:
+        case line_kind::exercise_end:
+          // write_file has written the note of an opening marker; the end marker
+          // leaves no trace, and the code goes on in the same block.
+          break;
         case line_kind::code:
           if (state != state_t::code)
             {
@@ -336,6 +581,14 @@ private:
       write_line("");
   }
 
+  // Several lines, each ending in '\n'.
+  void write_text(const std::string &text)
+  {
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+      write_line(line);
+  }
+
   void write_line(const std::string &text)
   {
     out << text << '\n';
@@ -351,14 +604,17 @@ private:
 
 // @sect3{The plain program}
 
-// The plain program is the code alone: prose, headings and the @cond markers go
-// (the code between the markers stays), and the blank lines around removed prose
-// collapse into one.
+// The plain program is the code alone: prose, headings, the @cond markers and the
+// exercise markers with their tasks go (the code between the markers stays), and
+// the blank lines around removed prose collapse into one. A broken exercise marker
+// fails here too.
 std::string plain_program(const fs::path &file)
 {
+  const std::vector<std::string> lines = read_lines(file);
+  read_exercises(file.string(), lines);
   std::string plain;
   bool        held_blank = false;
-  for (const std::string &line : read_lines(file))
+  for (const std::string &line : lines)
     switch (classify(line).kind)
       {
         case line_kind::blank:
@@ -424,14 +680,40 @@ void make_page(const std::string              &step,
   page << "@section " << label << "_intro Introduction\n\n"
        << read_text(doc / "intro.dox") << '\n';
 
-  label_maker      labels(step);
-  commented_writer commented(page, labels);
+  label_maker           labels(step);
+  commented_writer      commented(page, labels);
+  std::vector<exercise> exercises;
   page << "@section " << label << "_commented The commented program\n\n";
   for (const std::string &file : files)
-    commented.write_file(shown_name(step, file), file);
+    for (exercise &e : commented.write_file(shown_name(step, file), file))
+      {
+        e.file = shown_name(step, file);
+        exercises.push_back(e);
+      }
+  check_unique_names(exercises);
 
   page << "@section " << label << "_results Results\n\n"
        << read_text(doc / "results.dox") << '\n';
+
+  // The Exercises section is made from the markers, so it never disagrees with
+  // the code.
+  if (!exercises.empty())
+    {
+      page << "@section " << label << "_exercises Exercises\n\n"
+           << "Each exercise is a region of the code above that you can write "
+              "yourself: its note in The commented program states the task, and "
+              "the step's checks tell you when your code is right.\n\n"
+           << "<table class=\"doxtable\">\n"
+           << "<tr><th>Exercise</th><th>Difficulty</th><th>Where</th>"
+              "<th>What it teaches</th></tr>\n";
+      for (const exercise &e : exercises)
+        page << "<tr><td>@ref exercise_" << e.name << " \"" << e.name
+             << "\"</td><td style=\"white-space:nowrap\">"
+             << difficulty_text(e.difficulty) << "</td><td><code>"
+             << below_step(e.file) << "</code>, lines " << e.first << "&ndash;"
+             << e.last << "</td><td>" << first_sentence(e.task) << "</td></tr>\n";
+      page << "</table>\n\n";
+    }
 
   page << "@section " << label << "_plain The plain program\n\n";
   for (const std::string &file : files)
@@ -546,6 +828,22 @@ precision, repetitions, output folder). A program writes its tables to
   write_file(out_file, page.str());
 }
 
+// @sect3{The list of exercises}
+
+// One line per exercise, fields separated by tabs, in the order of the files and
+// of the lines: what the student edition reads to know which regions to replace.
+void list_exercises(const std::vector<std::string> &files)
+{
+  std::vector<exercise> exercises;
+  for (const std::string &file : files)
+    for (const exercise &e : read_exercises(file, read_lines(file)))
+      exercises.push_back(e);
+  check_unique_names(exercises);
+  for (const exercise &e : exercises)
+    std::cout << e.file << ':' << e.first << '-' << e.last << '\t' << e.name << '\t'
+              << e.difficulty << '\t' << first_sentence(e.task) << '\n';
+}
+
 int usage()
 {
   std::cerr << "usage:\n"
@@ -553,7 +851,8 @@ int usage()
                "  lab_literate plain <file>\n"
                "  lab_literate page <step-name> <step-dir> <out.md> <plain-dir> "
                "<file>...\n"
-               "  lab_literate mainpage <out.md> <step-dir>...\n";
+               "  lab_literate mainpage <out.md> <step-dir>...\n"
+               "  lab_literate exercises <file>...\n";
   return 2;
 }
 } // namespace
@@ -580,6 +879,8 @@ int main(int argc, char *argv[])
                   std::vector<std::string>(args.begin() + 5, args.end()));
       else if (mode == "mainpage" && args.size() >= 3)
         make_mainpage(args[1], std::vector<std::string>(args.begin() + 2, args.end()));
+      else if (mode == "exercises" && args.size() >= 2)
+        list_exercises(std::vector<std::string>(args.begin() + 1, args.end()));
       else
         return usage();
     }

@@ -15,12 +15,16 @@
 /// @param s where the sum goes
 void sum(const double *x, int n, double *s)
 {
+  // @exercise{sum_vector, 2}
+  // Learn to accumulate in a local variable: add up the n entries of x and
+  // store the sum where s points.
   double t = 0; // the running sum
 
   for (int i = 0; i < n; ++i)
     t += x[i];
   /* a C comment ends with */
   *s = t;
+  // @end-exercise
 }
 
 // @sect3{Summing a vector}

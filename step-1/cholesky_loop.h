@@ -36,6 +36,14 @@ namespace step1
   LAB_HOST_DEVICE int cholesky_in_place(T *a, int n, int ld)
   {
     using std::sqrt;
+    // @exercise{cholesky_loop, 2}
+    // The Cholesky factorisation as one loop, written once for the CPU and the GPU.
+    // Overwrite the lower triangle of the row-major n x n matrix a (entry (r, c) at
+    // a[r * ld + c]) with its factor L, column by column, by the two formulas
+    // above: for column i, first L_ii from row i's entries left of the diagonal,
+    // then L_ji for every row j below it. Read only the lower triangle, leave the
+    // strict upper triangle as it is, and when the number under a root is not
+    // positive (a NaN included) return i + 1 at once, before taking the root.
     for (int i = 0; i < n; ++i)
       {
         T *row_i = a + static_cast<long>(i) * ld;
@@ -60,6 +68,7 @@ namespace step1
             row_j[i] = sum / l_ii;
           }
       }
+    // @end-exercise
     return 0;
   }
 } // namespace step1

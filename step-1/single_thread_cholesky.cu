@@ -24,8 +24,14 @@ namespace step1
   template <typename T>
   void single_thread_cholesky(T *a, int n, int ld, int *info)
   {
+    // @exercise{single_thread_launch, 1}
+    // Starting a kernel from the CPU and checking that it started. Launch
+    // single_thread_cholesky_kernel with a grid of one block of one thread, passing
+    // it the device pointers and sizes this function received, and check the launch
+    // with LAB_CHECK_LAUNCH() right after it.
     single_thread_cholesky_kernel<<<1, 1>>>(a, n, ld, info);
     LAB_CHECK_LAUNCH();
+    // @end-exercise
   }
 
   // The info flag is poisoned (-1) before the launch, so a kernel that never wrote it

@@ -153,6 +153,13 @@ namespace step1
     factor = lab::Matrix<T>(a.rows(), a.cols(), a.ld());
 
     const auto samples = lab::repeat(reps, [&] {
+      // @exercise{gpu_event_timing, 1}
+      // Timing GPU work with CUDA events. For one run: poison the info flag, copy a
+      // to a_device, factorise with single_thread_cholesky, copy the result into
+      // factor; record copied_in_start before the upload, kernel_start and
+      // kernel_stop around the factorisation only, and copied_out_stop after the
+      // download, so that the two times returned below are the kernel's and the
+      // whole run's.
       info_device.poison();
       copied_in_start.record();
       a_device.upload(a);
@@ -161,6 +168,7 @@ namespace step1
       kernel_stop.record();
       a_device.download(factor);
       copied_out_stop.record();
+      // @end-exercise
       // milliseconds_between() waits for the later event, so both times are final.
       return GpuTimes{lab::milliseconds_between(kernel_start, kernel_stop),
                       lab::milliseconds_between(copied_in_start, copied_out_stop)};

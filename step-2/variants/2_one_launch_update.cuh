@@ -18,6 +18,17 @@ namespace step2
   template <typename T>
   __global__ void trailing_update_one_launch(T *a, int n, int ld, int k, int *info)
   {
+    // @exercise{one_launch_update, 2}
+    // The trailing update of the tiled Cholesky factorisation as one 2-D launch, one
+    // thread block per tile. Block (blockIdx.x, blockIdx.y), of tile x tile threads
+    // with tile = tile_2011, updates tile (i, j) = (k + 1 + blockIdx.y, k + 1 +
+    // blockIdx.x) of the trailing matrix: A_ij -= L_ik L_jk^T, where L_ik is the
+    // tile of tile-row i in tile-column k. A block above the diagonal (j > i), or in a
+    // launch after a failed diagonal tile (failed_before(info)), returns at once. Load
+    // L_ik and L_jk into shared memory with padded_load (zero past the edge of the
+    // matrix), one entry per thread, padding each row by one against bank conflicts;
+    // on a diagonal tile (i == j) update only the lower triangle, and write no entry
+    // outside the n x n matrix.
     const int i = k + 1 + blockIdx.y, j = k + 1 + blockIdx.x;
     if (j > i || failed_before(info))
       return;
@@ -37,6 +48,7 @@ namespace step2
       product += left[row][m] * up[col][m];
     if (i * tile + row < n && j * tile + col < n)
       a[static_cast<long>(i * tile + row) * ld + j * tile + col] -= product;
+    // @end-exercise
   }
 
   template <typename T>

@@ -28,11 +28,14 @@
 //   - the name is a lowercase identifier (a-z, 0-9, _), unique in the whole course;
 //   - the difficulty is 1 (easy), 2 or 3 (hard);
 //   - the task is the one paragraph of `//` lines right after the opening marker: it
-//     ends at the first line that is not such a comment (code, a blank line, an
-//     empty `//`). Its first sentence says what the exercise teaches;
-//   - the region is the statements of a whole function or kernel body, so that the
-//     code between the task and `// @end-exercise` can be replaced by a stub that
-//     compiles (the student edition); regions do not nest, and each has code.
+//     ends at the first line that is not such a comment (code, a blank line) or at
+//     an empty `//`, which separates it from the region's own prose. Its first
+//     sentence says what the exercise teaches; code in it is written in backticks;
+//   - the region is a run of whole statements of one function or kernel body (most
+//     often all of it, but for a final `return`), and nothing declared in it is used
+//     after it: so the code between the task and `// @end-exercise` can be replaced
+//     by a stub that compiles (the student edition). Regions do not nest, and each
+//     holds code.
 // On the page the opening marker and its task become a note ("Exercise scale_vector,
 // difficulty ★☆☆: ..."), the end marker disappears, and the step's page gains an
 // Exercises section listing them; the plain program keeps the code only. A marker
@@ -373,9 +376,16 @@ std::vector<exercise> read_exercises(const std::string              &file,
               for (std::size_t j = i + 1; j < lines.size(); ++j)
                 {
                   const source_line task = classify(lines[j]);
-                  if (task.kind != line_kind::prose ||
-                      task.text.find_first_not_of(" \t") == std::string::npos)
+                  if (task.kind != line_kind::prose)
                     break;
+                  // An empty `//` ends the task and belongs to it: it separates
+                  // the task from the prose of the region, and goes with the task.
+                  if (task.text.find_first_not_of(" \t") == std::string::npos)
+                    {
+                      if (!open.task.empty())
+                        open.task_last = j + 1;
+                      break;
+                    }
                   open.task += task.text + '\n';
                   open.task_last = j + 1;
                 }

@@ -39,7 +39,7 @@ namespace step1
     // @exercise{cholesky_loop, 2}
     // The Cholesky factorisation as one loop, written once for the CPU and the GPU.
     // Overwrite the lower triangle of the row-major n x n matrix a (entry (r, c) at
-    // a[r * ld + c]) with its factor L, column by column, by the two formulas
+    // `a[r * ld + c]`) with its factor L, column by column, by the two formulas
     // above: for column i, first L_ii from row i's entries left of the diagonal,
     // then L_ji for every row j below it. Read only the lower triangle, leave the
     // strict upper triangle as it is, and when the number under a root is not

@@ -26,9 +26,9 @@ namespace step1
   {
     // @exercise{single_thread_launch, 1}
     // Starting a kernel from the CPU and checking that it started. Launch
-    // single_thread_cholesky_kernel with a grid of one block of one thread, passing
+    // `single_thread_cholesky_kernel` with a grid of one block of one thread, passing
     // it the device pointers and sizes this function received, and check the launch
-    // with LAB_CHECK_LAUNCH() right after it.
+    // with `LAB_CHECK_LAUNCH()` right after it.
     single_thread_cholesky_kernel<<<1, 1>>>(a, n, ld, info);
     LAB_CHECK_LAUNCH();
     // @end-exercise

@@ -155,9 +155,9 @@ namespace step1
     const auto samples = lab::repeat(reps, [&] {
       // @exercise{gpu_event_timing, 1}
       // Timing GPU work with CUDA events. For one run: poison the info flag, copy a
-      // to a_device, factorise with single_thread_cholesky, copy the result into
-      // factor; record copied_in_start before the upload, kernel_start and
-      // kernel_stop around the factorisation only, and copied_out_stop after the
+      // to `a_device`, factorise with `single_thread_cholesky`, copy the result into
+      // factor; record `copied_in_start` before the upload, `kernel_start` and
+      // `kernel_stop` around the factorisation only, and `copied_out_stop` after the
       // download, so that the two times returned below are the kernel's and the
       // whole run's.
       info_device.poison();

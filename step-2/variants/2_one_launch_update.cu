@@ -9,12 +9,12 @@ namespace step2
   {
     // @exercise{one_launch_driver, 1}
     // Launch shapes: the host loop of variant 2. Clear the info flag on the stream
-    // args.stream, then for each diagonal tile k of the ceil(n / tile_2011) tiles
-    // launch, on that stream and each followed by LAB_CHECK_LAUNCH(): the diagonal
-    // factorisation factorize_diagonal_tile<T, tile_2011> as one block; unless k is
-    // the last tile, strip_update_2011 with one block per tile below k; and
-    // trailing_update_one_launch over a below x below grid. Every block has
-    // tile_2011 x tile_2011 threads.
+    // `args.stream`, then for each diagonal tile k of the ceil(n / tile_2011) tiles
+    // launch, on that stream and each followed by `LAB_CHECK_LAUNCH()`: the diagonal
+    // factorisation `factorize_diagonal_tile<T, tile_2011>` as one block; unless k is
+    // the last tile, `strip_update_2011` with one block per tile below k; and
+    // `trailing_update_one_launch` over a below x below grid. Every block has
+    // `tile_2011` x `tile_2011` threads.
     const int tiles = ceil_div(args.n, tile_2011);
     const dim3 threads(tile_2011, tile_2011);
     cudaStream_t s = args.stream;

@@ -21,11 +21,11 @@ namespace step2
     // @exercise{one_launch_update, 2}
     // The trailing update of the tiled Cholesky factorisation as one 2-D launch, one
     // thread block per tile. Block (blockIdx.x, blockIdx.y), of tile x tile threads
-    // with tile = tile_2011, updates tile (i, j) = (k + 1 + blockIdx.y, k + 1 +
+    // with tile = `tile_2011`, updates tile (i, j) = (k + 1 + blockIdx.y, k + 1 +
     // blockIdx.x) of the trailing matrix: A_ij -= L_ik L_jk^T, where L_ik is the
     // tile of tile-row i in tile-column k. A block above the diagonal (j > i), or in a
-    // launch after a failed diagonal tile (failed_before(info)), returns at once. Load
-    // L_ik and L_jk into shared memory with padded_load (zero past the edge of the
+    // launch after a failed diagonal tile (`failed_before(info)`), returns at once. Load
+    // L_ik and L_jk into shared memory with `padded_load` (zero past the edge of the
     // matrix), one entry per thread, padding each row by one against bank conflicts;
     // on a diagonal tile (i == j) update only the lower triangle, and write no entry
     // outside the n x n matrix.

@@ -39,13 +39,13 @@ namespace step2
     factorize_panel(args, 0, diagonal, s);
     // @exercise{look_ahead_order, 3}
     // Overlapping two streams in the right order with events. For each panel p (nb
-    // columns wide, from 0 while p + nb < n), with end = args.rows_end(p, nb), next
+    // columns wide, from 0 while p + nb < n), with end = `args.rows_end(p, nb)`, next
     // = p + nb and next_width = min(nb, n - next): update the next panel's columns
     // on s (update_block_column, min(next_width, end - next) columns wide); make
     // side.stream wait for that with lab::wait_for
-    // and the event side.columns_ready, and factorise the next panel on side.stream;
+    // and the event `side.columns_ready`, and factorise the next panel on side.stream;
     // meanwhile update the rest of the trailing matrix up to end on s, in block
-    // columns 2 nb wide; last, make s wait for side.stream through side.panel_done.
+    // columns 2 nb wide; last, make s wait for side.stream through `side.panel_done`.
     // No other waits: each one you add serialises work the look-ahead overlaps.
     for (int p = 0; p + nb < n; p += nb)
       {

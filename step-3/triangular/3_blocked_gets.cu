@@ -27,15 +27,15 @@ namespace step3
     step2::launch_invert_diagonal_tiles(l, n, ld, x, ldx, step2::TileLayout::on_diagonal, args.info,
                                         args.stream);
     // @exercise{blocked_gets_products, 3}
-    // GETS on block rows, with its flops in matrix products (args.gemm on
-    // args.stream). The diagonal blocks X_kk are already inverted in x, whose other
+    // GETS on block rows, with its flops in matrix products (`args.gemm` on
+    // `args.stream`). The diagonal blocks X_kk are already inverted in x, whose other
     // entries are zero. For each block row k of block = 64 rows starting at row (the
     // last may be shorter): unless k = 0, copy its first row columns, Y_k,0:k, to
-    // args.workspace (cudaMemcpy2DAsync) and overwrite them with the product X_kk
+    // `args.workspace` (`cudaMemcpy2DAsync`) and overwrite them with the product X_kk
     // Y_k,0:k (step 1 above); then, if rows remain below it, subtract from all of
     // them at once L_ik X_k,0:k+1 with one product of alpha -1 and beta 1, L_ik
-    // read from l below the diagonal block (step 2). Lay out each lab::GemmArgs with
-    // the at() helper and the leading dimensions ld, ldx and row.
+    // read from l below the diagonal block (step 2). Lay out each `lab::GemmArgs` with
+    // the `at()` helper and the leading dimensions ld, ldx and row.
     for (int row = 0; row < n; row += block)
       {
         const int rows = std::min(block, n - row), below = n - row - rows;

@@ -245,6 +245,20 @@ namespace step4
         b_copy.copy(stage + a_size, part - ACopy::parts, whole, inside, advance);
     };
 
+    // @exercise{async_pipeline, 3}
+    // A software pipeline of cp.async copies, the way the fastest SGEMM kernels are
+    // fed. The tiles, the copy objects `a_copy` and `b_copy` (with `copy_part`), and the
+    // warp tile are set up above. Write the pipeline: before the loop, start the
+    // copies of the first stages - 1 steps of bk values of k (step 0 the partial one
+    // of residue = k - (steps - 1) bk values, checked at the edge) and commit each as
+    // one batch, even an empty one; wait until step 0 has arrived, pass a barrier and
+    // load its first fragments. Then run each step s out of stage s % stages: between
+    // the multiply-adds of its bk values of p, spread the copies of step
+    // s + stages - 1 into the stage step s - 1 used; at the last p wait for step
+    // s + 1 (`__pipeline_wait_prior(stages - 2)`), pass the barrier and load step
+    // s + 1's first fragments, one barrier per step. The last stages - 1 steps copy
+    // nothing; wait for every copy before the store below.
+    //
     // The first stages − 1 steps before the loop, each committed as one batch even
     // when it is empty, so that "at most stages − 2 batches pending" always means "the
     // next step has arrived".
@@ -307,6 +321,7 @@ namespace step4
     for (; step < steps; ++step)
       run_step(std::false_type{});
     __pipeline_wait_prior(0);
+    // @end-exercise
     warp_tile.store(g, row0, col0);
   }
 

@@ -34,6 +34,13 @@ namespace step4
   template <ThreadsAlong along>
   __global__ void naive_kernel(GemmArgs<float> g)
   {
+    // @exercise{naive_product, 1}
+    // One thread per entry of C, and which index follows threadIdx.x. With x and y
+    // the thread's global indices in the 2-D grid, the thread computes entry (i, j)
+    // of C = op(A) op(B), where i = x and j = y when `along` is `ThreadsAlong::rows`,
+    // and the other way round for `ThreadsAlong::columns`: the sum over p < k of
+    // `g.op_a(i, p) * g.op_b(p, j)`, stored with `g.store(i, j, sum)`. Threads outside
+    // the m x n matrix C (the grid is rounded up) do nothing.
     const int x = blockIdx.x * blockDim.x + threadIdx.x;
     const int y = blockIdx.y * blockDim.y + threadIdx.y;
     const int i = along == ThreadsAlong::rows ? x : y;
@@ -44,6 +51,7 @@ namespace step4
     for (int p = 0; p < g.shape.k; ++p)
       sum += g.op_a(i, p) * g.op_b(p, j);
     g.store(i, j, sum);
+    // @end-exercise
   }
 
   // Blocks of 16×16 threads, as in the thesis; the grid covers C, rounded up.

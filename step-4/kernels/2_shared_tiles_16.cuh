@@ -24,6 +24,15 @@ namespace step4
   template <int tile>
   __global__ void shared_tiles_kernel(GemmArgs<float> g)
   {
+    // @exercise{shared_tiles, 2}
+    // Shared-memory tiling, the classic product kernel. A block of tile x tile
+    // threads computes the tile of C whose top left entry is (blockIdx.y * tile,
+    // blockIdx.x * tile), thread (threadIdx.y, threadIdx.x) its entry at that row
+    // and column offset. Walk k in steps of tile: each thread loads one entry of the
+    // tile of op(A) and one of op(B) (`g.op_a`, `g.op_b`) into two `__shared__` arrays,
+    // zero where the tile hangs over the edge of A or B; a barrier; tile
+    // multiply-adds out of shared memory; a barrier before the next loads. Store
+    // only entries inside C, with `g.store`. Any m, n, k must work.
     __shared__ float a_tile[tile][tile];
     __shared__ float b_tile[tile][tile];
     const int tx = threadIdx.x;
@@ -44,6 +53,7 @@ namespace step4
       }
     if (i < m && j < n)
       g.store(i, j, sum);
+    // @end-exercise
   }
 
   template <int tile>

@@ -25,6 +25,15 @@ namespace step4
   __global__ void __launch_bounds__(bm *bn / (tm * tn))
     register_blocking_2d_kernel(GemmArgs<float> g)
   {
+    // @exercise{register_blocking, 2}
+    // Register blocking: each thread computes a tm x tn block of C in registers. The
+    // block's bm * bn / (tm * tn) threads compute the bm x bn tile of C at
+    // (blockIdx.y * bm, blockIdx.x * bn); thread t owns rows t / (bn / tn) * tm and
+    // the tm after it, columns t % (bn / tn) * tn and the tn after it. For each step
+    // of bk values of k, the threads copy the bm x bk tile of op(A) and the bk x bn
+    // tile of op(B) into shared memory between them (zeros past the edges); then for
+    // each p the thread reads tm values of A and tn of B into registers and adds
+    // their outer product to its tm x tn sums. Store the sums that lie inside C.
     constexpr int threads = bm * bn / (tm * tn);
     __shared__ float a_tile[bm][bk];
     __shared__ float b_tile[bk][bn];
@@ -74,6 +83,7 @@ namespace step4
       for (int c = 0; c < tn; ++c)
         if (row0 + c_row + r < m && col0 + c_col + c < n)
           g.store(row0 + c_row + r, col0 + c_col + c, sum[r][c]);
+    // @end-exercise
   }
 
   inline void launch_6_register_blocking_2d(const GemmArgs<float> &g, cudaStream_t stream)

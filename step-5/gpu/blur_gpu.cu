@@ -37,6 +37,15 @@ namespace step5
   __global__ void gather_kernel(PsfView<T> psf, int rows, int cols, const T *__restrict__ f,
                                 T *__restrict__ g)
   {
+    // @exercise{blur_gather, 2}
+    // The blur as a gather: one thread per output pixel, zero outside the image.
+    // Thread (r, c), with c along x and r along y of the 2-D grid, sums over the
+    // PSF's taps p(u, v) = `psf.taps[u * psf.cols + v]` the products of each tap
+    // with the input pixel f(r + sign (u - c_r), c + sign (v - c_c)), where c_r and
+    // c_c are `psf.centre_row` and `psf.centre_col` (sign -1 is the convolution,
+    // +1 the correlation, its transpose), skipping source pixels outside the
+    // rows x cols image; it writes the sum to pixel (r, c) of g. Both images are
+    // stored by rows; threads outside the image do nothing.
     const int c = blockIdx.x * blockDim.x + threadIdx.x;
     const int r = blockIdx.y * blockDim.y + threadIdx.y;
     if (r >= rows || c >= cols)
@@ -55,6 +64,7 @@ namespace step5
           }
       }
     g[static_cast<long>(r) * cols + c] = sum;
+    // @end-exercise
   }
 
   template <typename T, int sign>
@@ -91,6 +101,15 @@ namespace step5
   template <typename T>
   __global__ void scatter_taps_kernel(PsfView<T> psf, int rows, int cols, Storage storage, T *__restrict__ h)
   {
+    // @exercise{blur_matrix_assembly, 2}
+    // Assembling the blur matrix H in parallel, one thread per (pixel, tap) pair,
+    // without two threads writing one entry. H is n x n with n = rows * cols and
+    // already zero. Thread `index` (one-dimensional grid, rounded up) takes output
+    // pixel i = index / taps, at (r, c) in the image, and tap index % taps, at
+    // (u, v) in the PSF; if the source pixel (r - u + c_r, c - v + c_c) lies inside
+    // the image, at column j of H (its index by rows), it writes the tap's weight
+    // to entry (i, j), at i n + j when `storage` is `Storage::by_rows` and j n + i
+    // otherwise.
     const long n = static_cast<long>(rows) * cols;
     const int taps = psf.rows * psf.cols;
     const long index = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -106,6 +125,7 @@ namespace step5
         const long column = static_cast<long>(source_row) * cols + source_col;
         h[storage == Storage::by_rows ? pixel * n + column : column * n + pixel] = psf.taps[tap];
       }
+    // @end-exercise
   }
 
   template <typename T>

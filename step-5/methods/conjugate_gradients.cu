@@ -97,10 +97,18 @@ namespace step5
   template <typename T>
   double ConjugateGradients<T>::apply_normal_matrix(const DevicePsf<T> &psf, T lambda, const T *v, T *q)
   {
+    // @exercise{cg_normal_operator, 1}
+    // The matrix-free operator: A v = H^T H v + lambda v without forming H. Blur v
+    // into the work vector `blurred_` with `blur_on_device`, blur that back with
+    // `blur_transpose_on_device` into q, then add lambda v to q and start the dot
+    // product v^T q in `dot_` with one launch of `add_shift_and_dot_kernel`
+    // (`blocks_for(n_)` blocks of `block_size` threads, checked). All on the
+    // default stream; the return below reads the dot product.
     blur_on_device(psf, rows_, cols_, v, blurred_.data(), nullptr);
     blur_transpose_on_device(psf, rows_, cols_, blurred_.data(), q, nullptr);
     add_shift_and_dot_kernel<<<blocks_for(n_), block_size>>>(n_, lambda, v, q, dot_.data());
     LAB_CHECK_LAUNCH();
+    // @end-exercise
     return take_dot(dot_);
   }
 
@@ -123,6 +131,14 @@ namespace step5
 
     IterationReport report;
     double r_squared = b_squared;
+    // @exercise{cg_iteration, 3}
+    // The conjugate gradient iteration, with one synchronisation per dot product.
+    // Starting from f = 0, r = p = b and r_squared = r^T r, iterate while fewer than
+    // max_iterations steps were made and r_squared is above target: q = A p and
+    // p^T q by `apply_normal_matrix`; alpha = r_squared / p^T q; f += alpha p,
+    // r -= alpha q and the new r^T r in one launch of `step_and_dot_kernel`, read by
+    // `take_dot`; beta = new r^T r / r_squared; p = r + beta p by
+    // `new_direction_kernel`. Count the steps in `report.iterations`.
     while (report.iterations < max_iterations && r_squared > target)
       {
         const double pq = apply_normal_matrix(psf, lambda, p_.data(), q_.data());
@@ -137,6 +153,7 @@ namespace step5
         r_squared = new_r_squared;
         ++report.iterations;
       }
+    // @end-exercise
 
     // The true residual b − A f, from f.
     apply_normal_matrix(psf, lambda, f, q_.data());

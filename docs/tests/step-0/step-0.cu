@@ -18,6 +18,8 @@ void sum(const double *x, int n, double *s)
   // @exercise{sum_vector, 2}
   // Learn to accumulate in a local variable: add up the n entries of x and
   // store the sum where s points.
+  //
+  // An empty comment line ends the task; this paragraph is prose of the region.
   double t = 0; // the running sum
 
   for (int i = 0; i < n; ++i)

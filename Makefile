@@ -6,7 +6,8 @@
 #
 # Variables: BUILD=build (the build folder), CUDA_ARCH=90 (GPU architecture; default:
 # the GPU found when configuring, else 90), STEP=1 (make run/bench only that step),
-# RESULTS=results/local (the folder make run/bench write to and make plots reads).
+# RESULTS=results/local (the folder make run/bench write to and make plots reads),
+# EXERCISES=a,b (make student blanks only those exercises).
 
 BUILD     ?= build
 RESULTS   ?= results/local
@@ -30,7 +31,7 @@ ifneq ($(wildcard .deps/usr),)
 CMAKE_ARGS += -DCMAKE_PREFIX_PATH=$(CURDIR)/.deps/usr
 endif
 
-.PHONY: all build deps configure run test bench plots docs clean help
+.PHONY: all build deps configure run test bench plots docs student clean help
 
 all: build
 
@@ -79,6 +80,12 @@ docs: configure
 	cmake --build $(BUILD) --target docs
 	@echo "docs: $(BUILD)/docs/html/index.html"
 
+# The student edition: the course with every exercise's code replaced by a stub, in
+# $(BUILD)/student/lab-course/ and $(BUILD)/student/lab-course-student.tar.gz.
+# EXERCISES=name,name blanks only those (`ctest -V -R docs/exercises` lists them).
+student: configure
+	LAB_EXERCISES="$(EXERCISES)" cmake --build $(BUILD) --target student
+
 clean:
 	rm -rf $(BUILD)
 
@@ -89,6 +96,8 @@ help:
 	@echo "make bench      every step's full sweep into $(RESULTS), then the plots"
 	@echo "make plots      draw the plots of $(RESULTS) (PNG and SVG next to the tables)"
 	@echo "make docs       the Doxygen site: $(BUILD)/docs/html/index.html"
+	@echo "make student    the student edition: $(BUILD)/student/lab-course-student.tar.gz"
+	@echo "                (EXERCISES=name,name blanks only those exercises)"
 	@echo "make clean      remove the build folder"
 	@echo "variables       STEP=1 (one step)  CUDA_ARCH=80 (GPU architecture)"
 	@echo "                RESULTS=results/<gpu> (plot the committed reference results)"

@@ -42,7 +42,7 @@
 // that is malformed, unclosed or nested, or a name used twice, stops the filter with
 // one line naming the file and the line.
 //
-// The tool has five modes (run it without arguments to see them):
+// The tool has six modes (run it without arguments to see them):
 //
 //   commented  the prose and code blocks of "The commented program";
 //   plain      a source without its prose: "The plain program";
@@ -53,7 +53,10 @@
 //   exercises  the exercises of the files given, one per line, tab-separated:
 //              `file:first-last`, name, difficulty, the task's first sentence
 //              (first and last are the lines of the two markers). It fails when a
-//              name is used twice anywhere in those files.
+//              name is used twice anywhere in those files;
+//   student    the files of the student edition that differ from the course (the
+//              exercises' code replaced by a stub, and the list of blanked names),
+//              for `make student` (docs/student_edition.cmake).
 //
 // docs/CMakeLists.txt runs page and mainpage for `make docs`, and exercises over
 // every step's sources as the test docs/exercises; commented and plain are there
@@ -62,6 +65,7 @@
 // shows it the way a step's page would.
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <fstream>
@@ -854,6 +858,106 @@ void list_exercises(const std::vector<std::string> &files)
               << e.difficulty << '\t' << first_sentence(e.task) << '\n';
 }
 
+// @sect3{The student edition}
+
+// The stub that replaces an exercise's code in the student edition: a comment and one
+// statement that does nothing, in the host's code and the device's alike, so that the
+// function still compiles, the region still holds code (the page and this filter
+// still read it), and nothing is written: the exercise's checks then fail. The
+// message "exercise NAME not done" is printed by the checks (lab::Checks and the
+// test programs' main), from the list of blanked names below.
+std::string stub(const std::string &indent, const std::string &name)
+{
+  return indent + "// Not done yet: write your code here (the task above says what).\n" +
+         indent + "static_cast<void>(\"exercise " + name + " not done\");\n";
+}
+
+// Writes the student edition's changed files into `out` (the copy of the tree itself
+// is made by docs/student_edition.cmake, which then lays these files over it): every
+// exercise of the files (read from `root`) whose name is in `only` (all when it is
+// empty; `-` reads it from the environment variable LAB_EXERCISES, which is how
+// `make student EXERCISES=...` reaches the build target) with its code replaced by the stub, markers and task kept; and the course's
+// list of blanked names, common/src/exercises.cpp, with those names in it. Every
+// marker and name is checked, and an unknown name in `only` refused, before anything
+// is written. Prints the names blanked, one per line.
+void student_edition(const fs::path &root, const fs::path &out, std::string only,
+                     const std::vector<std::string> &files)
+{
+  if (only == "-")
+    {
+      const char *from_environment = std::getenv("LAB_EXERCISES");
+      only = from_environment ? from_environment : "";
+    }
+  std::vector<exercise>                 exercises;
+  std::map<std::string, std::vector<std::string>> lines_of;
+  for (const std::string &file : files)
+    {
+      lines_of[file] = read_lines(root / file);
+      for (const exercise &e : read_exercises(file, lines_of[file]))
+        exercises.push_back(e);
+    }
+  check_unique_names(exercises);
+
+  std::set<std::string> wanted;
+  for (std::size_t begin = 0; begin <= only.size() && !only.empty();)
+    {
+      std::size_t end = only.find(',', begin);
+      if (end == std::string::npos)
+        end = only.size();
+      std::string name = only.substr(begin, end - begin);
+      name.erase(0, name.find_first_not_of(" \t"));
+      name.erase(name.find_last_not_of(" \t") + 1);
+      const bool known = std::any_of(exercises.begin(), exercises.end(),
+                                     [&](const exercise &e) { return e.name == name; });
+      if (!known)
+        throw literate_error("no exercise named '" + name +
+                             "' in the course (`lab_literate exercises` lists them)");
+      wanted.insert(name);
+      begin = end + 1;
+    }
+
+  // Per file, from the last exercise to the first, so that the line numbers of the
+  // ones above stay right.
+  std::vector<std::string> blanked;
+  std::map<std::string, std::vector<std::string>> changed;
+  for (auto e = exercises.rbegin(); e != exercises.rend(); ++e)
+    {
+      if (!wanted.empty() && wanted.count(e->name) == 0)
+        continue;
+      std::vector<std::string> &lines =
+        changed.count(e->file) ? changed[e->file] : (changed[e->file] = lines_of[e->file]);
+      const std::string &marker = lines[e->first - 1];
+      const std::string  indent = marker.substr(0, marker.find_first_not_of(" \t"));
+      lines.erase(lines.begin() + e->task_last, lines.begin() + e->last - 1);
+      lines.insert(lines.begin() + e->task_last, stub(indent, e->name));
+      blanked.insert(blanked.begin(), e->name);
+    }
+
+  const std::string list_file = "common/src/exercises.cpp";
+  const std::string slot      = "/* the names of the blanked exercises */";
+  std::string       list_text;
+  for (const std::string &line : read_lines(root / list_file))
+    list_text += line + '\n';
+  const auto at = list_text.find(slot);
+  if (at == std::string::npos)
+    throw literate_error(list_file + ": no `" + slot + "` to write the names into");
+  std::string names;
+  for (const std::string &name : blanked)
+    names += '"' + name + "\", ";
+  list_text.replace(at, slot.size(), names + slot);
+
+  for (const auto &[file, lines] : changed)
+    {
+      std::string text;
+      for (const std::string &line : lines)
+        text += line.empty() || line.back() != '\n' ? line + '\n' : line;
+      write_file(out / file, text);
+    }
+  write_file(out / list_file, list_text);
+  for (const std::string &name : blanked)
+    std::cout << name << '\n';
+}
+
 int usage()
 {
   std::cerr << "usage:\n"
@@ -862,7 +966,8 @@ int usage()
                "  lab_literate page <step-name> <step-dir> <out.md> <plain-dir> "
                "<file>...\n"
                "  lab_literate mainpage <out.md> <step-dir>...\n"
-               "  lab_literate exercises <file>...\n";
+               "  lab_literate exercises <file>...\n"
+               "  lab_literate student <root> <out-dir> <name,name,...|''|-> <file>...\n";
   return 2;
 }
 } // namespace
@@ -891,6 +996,9 @@ int main(int argc, char *argv[])
         make_mainpage(args[1], std::vector<std::string>(args.begin() + 2, args.end()));
       else if (mode == "exercises" && args.size() >= 2)
         list_exercises(std::vector<std::string>(args.begin() + 1, args.end()));
+      else if (mode == "student" && args.size() >= 5)
+        student_edition(args[1], args[2], args[3],
+                        std::vector<std::string>(args.begin() + 4, args.end()));
       else
         return usage();
     }

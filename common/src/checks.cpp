@@ -1,4 +1,5 @@
 #include <lab/checks.h>
+#include <lab/exercise.h>
 
 #include <cmath>
 #include <cstdio>
@@ -49,5 +50,7 @@ namespace lab
     out << "verification: " << failed() << " of " << total << " checks FAILED\n";
     for (const std::string &failure : failures_)
       out << "  FAIL " << failure << '\n';
+    // In a student edition, why the checks may have failed (lab/exercise.h).
+    print_exercises_not_done(out);
   }
 } // namespace lab

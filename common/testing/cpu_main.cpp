@@ -6,4 +6,16 @@
 #  include <catch2/catch.hpp>
 #endif
 
-int main(int argc, char **argv) { return Catch::Session().run(argc, argv); }
+#include <lab/exercise.h>
+
+#include <iostream>
+
+// In a student edition a failed test says which exercises are not done yet
+// (lab/exercise.h).
+int main(int argc, char **argv)
+{
+  const int failed = Catch::Session().run(argc, argv);
+  if (failed != 0)
+    lab::print_exercises_not_done(std::cout);
+  return failed;
+}

@@ -11,6 +11,7 @@
 #endif
 
 #include <lab/device.h>
+#include <lab/exercise.h>
 
 #include <iostream>
 
@@ -29,5 +30,9 @@ int main(int argc, char **argv)
       return 77;
     }
   std::cout << "GPU: " << lab::describe(device) << '\n';
-  return Catch::Session().run(argc, argv);
+  const int failed = Catch::Session().run(argc, argv);
+  // In a student edition, which exercises are not done yet (lab/exercise.h).
+  if (failed != 0)
+    lab::print_exercises_not_done(std::cout);
+  return failed;
 }

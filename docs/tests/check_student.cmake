@@ -9,8 +9,8 @@
 #
 # It writes the whole edition (every exercise blanked) as `make student` does, into
 # WORK/lab-course and WORK/lab-course-student.tar.gz, configures it into WORK/build
-# with the options of this build, builds TARGETS there (not the whole course, to stay
-# short on a CPU-only machine), and runs each TESTS program (a path in WORK/build):
+# with the options of this build, builds TARGETS there (the targets that compile the
+# exercise regions, not the whole course, to stay short on a CPU-only machine), and runs each TESTS program (a path in WORK/build):
 # it must fail and print "exercise <exercise> not done". GPU test programs skip
 # without a GPU, so only CPU-checkable exercises are listed.
 foreach(list SOURCES CONFIGURE TARGETS TESTS)

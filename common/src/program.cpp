@@ -1,3 +1,4 @@
+#include <lab/exercise.h>
 #include <lab/program.h>
 
 #include <cstdio>
@@ -23,6 +24,10 @@ namespace lab
       {
         std::fflush(stdout);
         std::cerr << program << ": error: " << error.what() << '\n';
+        // In the student edition a blanked exercise can end the work with an error
+        // rather than a failed check (events never recorded, say): name the exercises
+        // not done here too. In the course edition this prints nothing.
+        print_exercises_not_done(std::cerr);
         return 1;
       }
   }

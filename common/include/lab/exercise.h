@@ -5,7 +5,8 @@
 // stub cannot say anything itself (in a kernel it runs on the GPU, and a blanked host
 // function may never be reached), so the checks say it: when a check fails,
 // lab::Checks::print_summary and the test programs' main functions print one line
-// "exercise NAME not done" for every blanked exercise. In the course edition the
+// "exercise NAME not done" for every blanked exercise, and so does lab::run_program
+// when the work ends in an error (an unrecorded CUDA event, say). In the course edition the
 // list is empty and nothing is printed.
 #pragma once
 

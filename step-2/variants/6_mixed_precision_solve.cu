@@ -104,7 +104,7 @@ namespace step2
         //    mirroring it for the other fill mode would read and write n² numbers to
         //    save nothing in a product that reads them once.
         LAB_CHECK(cudaMemcpyAsync(residual_.data(), b, sizeof(float) * n_, cudaMemcpyDeviceToDevice, s));
-        LAB_CHECK(cublasSsymv(handle, CUBLAS_FILL_MODE_UPPER, n_, &minus_one, a, ld_, x, 1, &one,
+        LAB_CHECK(cublasSsymv(handle, residual_fill_mode, n_, &minus_one, a, ld_, x, 1, &one,
                               residual_.data(), 1));
         // 3. Done when the residual no longer halves (the rounding in computing it is
         //    then all that is left of it), or is zero.

@@ -48,6 +48,10 @@ namespace step2
     // `variants<T>()`: the list holds factorisations, this is a solve.
     static constexpr const char *name = "6_mixed_precision_solve";
     static constexpr int max_rounds = 10;
+    // The fill mode of the residual's SYMV: cuBLAS reads by columns, so A's lower
+    // triangle by rows, the only one the caller must provide, is its UPPER one.
+    // tools/vendor-configurations times it against LOWER (on a full matrix).
+    static constexpr cublasFillMode_t residual_fill_mode = CUBLAS_FILL_MODE_UPPER;
 
     // For n×n matrices with leading dimension ld. The products of the factorisation:
     // @p gemm for the panels (FP32), @p update_gemm for the trailing update (TF32);

@@ -29,6 +29,7 @@
 // @sect3{Include files}
 #include <cusolver_cholesky.h>   // step-2: the course's potrf/potrs
 #include <cusolver_mixed_precision.h> // step-2: the course's IRS solve
+#include <variants/6_mixed_precision_solve.cuh> // step-2: variant 6, whose residual is a SYMV
 #include <gpu/gram_matrix.h>                           // step-5: the vendor pipeline's SYRK
 #include <triangular/cusolver_triangular.h>             // step-3: trtri, trsm, potri
 #include <triangular/identity_and_singular_checks.cuh> // step-3: set_to_identity
@@ -448,6 +449,28 @@ namespace vendor
             }
         }
   }
+
+  // @sect3{SYMV: variant 6's residual}
+  //
+  // Each refinement round of variant 6 computes r = b - A x with SYMV, from one
+  // triangle of A. The matrix here is stored whole, so both fill modes give the same
+  // r; the course's is the one its layout provides (MixedPrecisionSolve).
+  void symv_family(Settings &s, int n, lab::Cublas &cublas)
+  {
+    const lab::DeviceBuffer<float> a = device_matrix<float>(n, n, true, 10);
+    const lab::DeviceBuffer<float> x = device_matrix<float>(n, 1, false, 11);
+    lab::DeviceBuffer<float> r(n);
+    const float one = 1, minus_one = -1;
+    for (const cublasFillMode_t fill : {CUBLAS_FILL_MODE_LOWER, CUBLAS_FILL_MODE_UPPER})
+      {
+        cublas.bind(nullptr);
+        const double ms = time_it(s, n, [&] {
+          LAB_CHECK(cublasSsymv(cublas.get(), fill, n, &minus_one, a.data(), n, x.data(), 1, &one, r.data(), 1));
+        });
+        record(s, {"symv", "float", "nrhs=1", n, fill_name(fill), ms, 2.0 * n * n,
+                   fill == step2::MixedPrecisionSolve::residual_fill_mode});
+      }
+  }
 } // namespace vendor
 
 namespace vendor
@@ -662,6 +685,7 @@ int main(int argc, char **argv)
         each(sweep.irs, [&](int n) {
           cholesky_solve_family<float>(settings, n, cusolver);
           mixed_precision_family(settings, n);
+          symv_family(settings, n, cublas);
         });
       }
     if (settings.options.wants_double())

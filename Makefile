@@ -7,7 +7,8 @@
 # Variables: BUILD=build (the build folder), CUDA_ARCH=90 (GPU architecture; default:
 # the GPU found when configuring, else 90), STEP=1 (make run/bench only that step),
 # RESULTS=results/local (the folder make run/bench write to and make plots reads),
-# EXERCISES=a,b (make student blanks only those exercises).
+# EXERCISES=a,b (make student blanks only those exercises), NAME=naive_product (make
+# exercise), STUDENT=path/to/their/copy (make grade).
 
 BUILD     ?= build
 RESULTS   ?= results/local
@@ -31,7 +32,7 @@ ifneq ($(wildcard .deps/usr),)
 CMAKE_ARGS += -DCMAKE_PREFIX_PATH=$(CURDIR)/.deps/usr
 endif
 
-.PHONY: all build deps configure run test bench plots docs student clean help
+.PHONY: all build deps configure run test bench plots docs student exercise grade clean help
 
 all: build
 
@@ -86,6 +87,17 @@ docs: configure
 student: configure
 	LAB_EXERCISES="$(EXERCISES)" cmake --build $(BUILD) --target student
 
+# Feedback on one exercise, in either edition: its tests, a short timing run beside the
+# course's solution and the vendor, one PASS/FAIL line (tools/exercise says more).
+exercise: configure
+	@LAB_CMAKE_ARGS="$(CMAKE_ARGS)" tools/exercise --build $(BUILD) $(NAME)
+
+# Grading a student's copy: every exercise's tests and timing there and here, a table
+# and a plot in $(RESULTS)/grade (tools/grade says more).
+grade: configure
+	@LAB_CMAKE_ARGS="$(CMAKE_ARGS)" tools/grade --build $(BUILD) --out $(RESULTS)/grade \
+	  $(if $(EXERCISES),--exercises $(EXERCISES)) $(STUDENT)
+
 clean:
 	rm -rf $(BUILD)
 
@@ -98,6 +110,10 @@ help:
 	@echo "make docs       the Doxygen site: $(BUILD)/docs/html/index.html"
 	@echo "make student    the student edition: $(BUILD)/student/lab-course-student.tar.gz"
 	@echo "                (EXERCISES=name,name blanks only those exercises)"
+	@echo "make exercise NAME=naive_product"
+	@echo "                one exercise: its tests and a timing beside the solution and the vendor"
+	@echo "make grade STUDENT=path/to/their/copy"
+	@echo "                every exercise of a student's copy: $(RESULTS)/grade/grade.dat and a plot"
 	@echo "make clean      remove the build folder"
 	@echo "variables       STEP=1 (one step)  CUDA_ARCH=80 (GPU architecture)"
 	@echo "                RESULTS=results/<gpu> (plot the committed reference results)"

@@ -93,6 +93,13 @@ function(lab_add_step name)
     list(APPEND literate ${CMAKE_CURRENT_SOURCE_DIR}/${file})
   endforeach()
   set_property(GLOBAL PROPERTY LAB_STEP_${name}_LITERATE ${literate})
+  # The test sources, for the check that every exercise has tagged tests
+  # (docs/tests/check_exercise_registry.cmake).
+  set(test_sources)
+  foreach(file IN LISTS arg_TESTS arg_GPU_TESTS)
+    list(APPEND test_sources ${CMAKE_CURRENT_SOURCE_DIR}/${file})
+  endforeach()
+  set_property(GLOBAL PROPERTY LAB_STEP_${name}_TESTS ${test_sources})
   set_property(GLOBAL PROPERTY LAB_STEP_${name}_DIR ${CMAKE_CURRENT_SOURCE_DIR})
 endfunction()
 

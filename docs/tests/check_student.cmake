@@ -5,7 +5,8 @@
 #
 #   cmake -DTOOL=<lab_literate> -DROOT=<source tree> -DSOURCES=<a|b|...> -DWORK=<folder>
 #         -DCONFIGURE=<cmake options, |-separated> -DTARGETS=<a|b>
-#         -DTESTS=<program:exercise|...> -P this
+#         -DTESTS=<program:exercise|...> -DGRADE=<tools/grade>
+#         -DCOURSE_BUILD=<this build folder> -P this
 #
 # It writes the whole edition (every exercise blanked) as `make student` does, into
 # WORK/lab-course and WORK/lab-course-student.tar.gz, configures it into WORK/build
@@ -60,3 +61,22 @@ foreach(test IN LISTS TESTS)
   endif()
   message(STATUS "${program}: fails, with 'exercise ${exercise} not done'")
 endforeach()
+
+# Grading the edition (tools/grade, as `make grade STUDENT=...` does), step-1's two
+# exercises that do not need the step's program alone: cholesky_loop must FAIL, and
+# say why in its report, with the course's solution timed beside it; the blanked
+# single_thread_launch must FAIL (GPU) or be SKIPPED (no GPU), never PASS.
+execute_process(COMMAND ${GRADE} --build ${COURSE_BUILD} --student-build ${WORK}/build
+    --out ${WORK}/grade --exercises cholesky_loop,single_thread_launch ${WORK}/lab-course
+  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(NOT code EQUAL 1)
+  message(FATAL_ERROR "tools/grade on the student edition: exit code ${code}, not 1:\n${out}")
+endif()
+file(READ ${WORK}/grade/grade.dat table)
+file(READ ${WORK}/grade/logs/cholesky_loop.log report)
+if(NOT table MATCHES "\ncholesky_loop step-1 2 FAIL [^ ]+ [0-9][^ ]* "
+   OR NOT table MATCHES "\nsingle_thread_launch step-1 1 (FAIL|SKIPPED) "
+   OR NOT report MATCHES "exercise cholesky_loop not done")
+  message(FATAL_ERROR "tools/grade's table or report is wrong:\n${table}\n${report}")
+endif()
+message(STATUS "tools/grade: cholesky_loop FAIL (not done), single_thread_launch not passed:\n${table}")

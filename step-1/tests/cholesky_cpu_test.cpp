@@ -30,13 +30,13 @@ namespace
   }
 } // namespace
 
-TEST_CASE("CPU Cholesky factorises random SPD matrices", "[cpu]")
+TEST_CASE("CPU Cholesky factorises random SPD matrices", "[cpu][cholesky_loop]")
 {
   SECTION("float") { check_random_spd<float>(); }
   SECTION("double") { check_random_spd<double>(); }
 }
 
-TEST_CASE("CPU Cholesky recovers the known factor of the 2011 test matrix", "[cpu]")
+TEST_CASE("CPU Cholesky recovers the known factor of the 2011 test matrix", "[cpu][cholesky_loop]")
 {
   // The entries of L are integers and the sums stay far below 2^53, so in double every
   // operation is exact and the factor must come out exactly.
@@ -52,7 +52,7 @@ TEST_CASE("CPU Cholesky recovers the known factor of the 2011 test matrix", "[cp
     }
 }
 
-TEST_CASE("CPU Cholesky leaves the padding of a row alone", "[cpu]")
+TEST_CASE("CPU Cholesky leaves the padding of a row alone", "[cpu][cholesky_loop]")
 {
   // A matrix inside a larger one: rows of ld = n + 3 numbers, of which n belong to the
   // matrix. The padding is filled with a marker the factorisation must not touch.
@@ -74,7 +74,7 @@ TEST_CASE("CPU Cholesky leaves the padding of a row alone", "[cpu]")
       REQUIRE(factor.data()[i * ld + j] == -12345);
 }
 
-TEST_CASE("CPU Cholesky reports the first failing column like LAPACK", "[cpu]")
+TEST_CASE("CPU Cholesky reports the first failing column like LAPACK", "[cpu][cholesky_loop]")
 {
   SECTION("a negative pivot at column 2 gives info 3, no NaN")
   {

@@ -34,13 +34,13 @@ namespace
   }
 } // namespace
 
-TEST_CASE("one GPU thread factorises random SPD matrices", "[gpu]")
+TEST_CASE("one GPU thread factorises random SPD matrices", "[gpu][single_thread_launch][cholesky_loop]")
 {
   SECTION("float") { check_random_spd<float>(); }
   SECTION("double") { check_random_spd<double>(); }
 }
 
-TEST_CASE("one GPU thread writes only the lower triangle", "[gpu]")
+TEST_CASE("one GPU thread writes only the lower triangle", "[gpu][single_thread_launch]")
 {
   // Rows padded to ld = n + 5, with NaN in the strict upper triangle and in the
   // padding: the factorisation must read neither (the factor would turn NaN) and
@@ -61,7 +61,7 @@ TEST_CASE("one GPU thread writes only the lower triangle", "[gpu]")
       REQUIRE(std::isnan(factor.data()[i * ld + j]));
 }
 
-TEST_CASE("one GPU thread reports the failing column like the CPU", "[gpu]")
+TEST_CASE("one GPU thread reports the failing column like the CPU", "[gpu][single_thread_launch][cholesky_loop]")
 {
   lab::Matrix<double> a(4, 4);
   const double values[4][4] = {{4, 2, 3, 0}, {2, 5, 4, 1}, {3, 4, 1, 2}, {0, 1, 2, 9}};

@@ -107,13 +107,13 @@ namespace
   }
 } // namespace
 
-TEST_CASE("every variant meets the residual bound, float", "[gpu]")
+TEST_CASE("every variant meets the residual bound, float", "[gpu][one_launch_driver][one_launch_update][look_ahead_order]")
 {
   lab::Cublas cublas;
   check_sizes<float>(cublas, false);
 }
 
-TEST_CASE("every variant meets the residual bound, double", "[gpu]")
+TEST_CASE("every variant meets the residual bound, double", "[gpu][one_launch_driver][one_launch_update][look_ahead_order]")
 {
   lab::Cublas cublas;
   check_sizes<double>(cublas, false);
@@ -126,14 +126,14 @@ TEST_CASE("every variant meets the residual bound at about a thousand", "[gpu][l
   check_sizes<double>(cublas, true);
 }
 
-TEST_CASE("every variant reports the failing column and leaves no NaN", "[gpu]")
+TEST_CASE("every variant reports the failing column and leaves no NaN", "[gpu][one_launch_driver][one_launch_update][look_ahead_order]")
 {
   lab::Cublas cublas;
   check_failures<float>(cublas);
   check_failures<double>(cublas);
 }
 
-TEST_CASE("variants 4 and 5 with every panel width, on sizes around them", "[gpu]")
+TEST_CASE("variants 4 and 5 with every panel width, on sizes around them", "[gpu][look_ahead_order]")
 {
   lab::Cublas cublas;
   for (const char *name : {"4", "5"})
@@ -234,7 +234,7 @@ TEST_CASE("a band matrix that is not positive definite is reported at its column
       }
 }
 
-TEST_CASE("variant 5 captured in a CUDA graph and launched twice", "[gpu]")
+TEST_CASE("variant 5 captured in a CUDA graph and launched twice", "[gpu][look_ahead_order]")
 {
   lab::Cublas cublas;
   const step2::Variant<double> &variant = *step2::find_variant<double>("5");

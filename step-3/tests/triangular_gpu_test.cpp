@@ -260,13 +260,13 @@ namespace
   }
 } // namespace
 
-TEST_CASE("every triangular inverse meets the residual bound, float", "[gpu]")
+TEST_CASE("every triangular inverse meets the residual bound, float", "[gpu][gets_eliminate][gets_divide_rows][blocked_gets_products]")
 {
   lab::Cublas cublas;
   check_sizes<float>(cublas, false);
 }
 
-TEST_CASE("every triangular inverse meets the residual bound, double", "[gpu]")
+TEST_CASE("every triangular inverse meets the residual bound, double", "[gpu][gets_eliminate][gets_divide_rows][blocked_gets_products]")
 {
   lab::Cublas cublas;
   check_sizes<double>(cublas, false);
@@ -279,7 +279,7 @@ TEST_CASE("every triangular inverse meets the residual bound at about a thousand
   check_sizes<double>(cublas, true);
 }
 
-TEST_CASE("every triangular inverse reports a zero on the diagonal, X all zero", "[gpu]")
+TEST_CASE("every triangular inverse reports a zero on the diagonal, X all zero", "[gpu][gets_eliminate][gets_divide_rows][blocked_gets_products]")
 {
   lab::Cublas cublas;
   check_singular<float>(cublas);

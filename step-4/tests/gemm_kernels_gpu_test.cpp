@@ -206,7 +206,7 @@ namespace
   }
 } // namespace
 
-TEST_CASE("every FP32 kernel matches the double reference", "[gpu]")
+TEST_CASE("every FP32 kernel matches the double reference", "[gpu][naive_product][shared_tiles][register_blocking][async_pipeline]")
 {
   for (const auto &kernel : step4::fp32_kernels())
     {
@@ -254,7 +254,7 @@ TEST_CASE("the double-precision kernels match the reference", "[gpu]")
     }
 }
 
-TEST_CASE("padded leading dimensions and misaligned rows are honoured", "[gpu]")
+TEST_CASE("padded leading dimensions and misaligned rows are honoured", "[gpu][naive_product][shared_tiles][register_blocking][async_pipeline]")
 {
   // Matrices whose rows are longer than their used part (ld > cols), with odd
   // padding so that rows do not start on 16-byte boundaries (3 floats or doubles; 4
@@ -271,7 +271,7 @@ TEST_CASE("padded leading dimensions and misaligned rows are honoured", "[gpu]")
     }
 }
 
-TEST_CASE("NaN in A or B gives NaN in exactly the entries it touches", "[gpu]")
+TEST_CASE("NaN in A or B gives NaN in exactly the entries it touches", "[gpu][naive_product][shared_tiles][register_blocking][async_pipeline]")
 {
   auto kernels = step4::fp32_kernels();
   for (const auto &kernel : runnable(step4::tf32_kernels()))
@@ -280,7 +280,7 @@ TEST_CASE("NaN in A or B gives NaN in exactly the entries it touches", "[gpu]")
   check_nan_propagation(runnable(step4::fp64_kernels()));
 }
 
-TEST_CASE("beta = 0 never reads C; beta != 0 does", "[gpu]")
+TEST_CASE("beta = 0 never reads C; beta != 0 does", "[gpu][naive_product][shared_tiles][register_blocking][async_pipeline]")
 {
   check_beta_reads_c(step4::fp32_kernels());
   check_beta_reads_c(runnable(step4::tf32_kernels()));

@@ -108,7 +108,7 @@ namespace
         }
   }
 
-  TEST_CASE("the blur, its transpose and H on the GPU equal the CPU model")
+  TEST_CASE("the blur, its transpose and H on the GPU equal the CPU model", "[blur_gather][blur_matrix_assembly]")
   {
     check_blur_on_device<float>();
     check_blur_on_device<double>();
@@ -270,7 +270,7 @@ namespace
     CHECK(relative_difference(s.cg, f) <= lab::nan_max(tolerance, cg_error_bound<T>(6.25)));
   }
 
-  TEST_CASE("every solver recovers f exactly from noise-free data with lambda = 0")
+  TEST_CASE("every solver recovers f exactly from noise-free data with lambda = 0", "[blur_gather][blur_matrix_assembly][cg_normal_operator][cg_iteration]")
   {
     check_exact_recovery<float>();
     check_exact_recovery<double>();
@@ -298,7 +298,7 @@ namespace
     CHECK(relative_difference(s.cg, s.vendor) <= lab::nan_max(tolerance, cg_error_bound<T>(condition)));
   }
 
-  TEST_CASE("dense, cuSOLVER and CG solutions agree on a blurred, noisy phantom")
+  TEST_CASE("dense, cuSOLVER and CG solutions agree on a blurred, noisy phantom", "[blur_gather][blur_matrix_assembly][cg_normal_operator][cg_iteration]")
   {
     check_agreement<float>();
     check_agreement<double>();

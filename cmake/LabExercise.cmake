@@ -1,0 +1,38 @@
+# lab_add_exercise: how the course gives feedback on one exercise (make exercise
+# NAME=..., tools/exercise) and grades it (make grade STUDENT=..., tools/grade).
+#
+#   lab_add_exercise(naive_product                  the name in its @exercise marker
+#     ARGS   --sizes 2048 --precision float --kernel 1   a short run of the step's program
+#     TABLE  time_float.dat                          the table that run writes
+#     TIME   1_naive                                 the column of the exercise's code
+#     VENDOR cublas)                                 the vendor's column, or none
+#
+# Called in a step's CMakeLists after lab_add_step. An exercise is checked by the
+# step's Catch2 test cases tagged with its name ("[naive_product]": they cover the
+# code the exercise blanks) and by the short run itself, whose own checks must pass;
+# an exercise in the step's program (step-1/step-1.cu) has only the run. Its time is
+# the run's median in TIME, beside the vendor's in VENDOR from the same run.
+#
+# The lines go into exercises/timings.txt in the build folder, one per exercise:
+#   name <TAB> step <TAB> table <TAB> time column <TAB> vendor column <TAB> arguments
+# (the arguments separated by blanks). The test docs/exercise-registry checks that every
+# marked exercise has exactly one line and its tagged tests, and no line is left over.
+function(lab_add_exercise name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TABLE;TIME;VENDOR" "ARGS")
+  foreach(required TABLE TIME VENDOR ARGS)
+    if(NOT arg_${required})
+      message(FATAL_ERROR "lab_add_exercise(${name}): ${required} is missing")
+    endif()
+  endforeach()
+  get_filename_component(step ${CMAKE_CURRENT_SOURCE_DIR} NAME)
+  list(JOIN arg_ARGS " " arguments)
+  set_property(GLOBAL APPEND PROPERTY LAB_EXERCISE_TIMINGS
+    "${name}\t${step}\t${arg_TABLE}\t${arg_TIME}\t${arg_VENDOR}\t${arguments}")
+endfunction()
+
+# Writes exercises/timings.txt (above) once every step has added its exercises.
+function(lab_write_exercise_timings)
+  get_property(lines GLOBAL PROPERTY LAB_EXERCISE_TIMINGS)
+  list(JOIN lines "\n" text)
+  file(WRITE ${CMAKE_BINARY_DIR}/exercises/timings.txt "${text}\n")
+endfunction()

@@ -716,7 +716,10 @@ void make_page(const std::string              &step,
       page << "@section " << label << "_exercises Exercises\n\n"
            << "Each exercise is a region of the code above that you can write "
               "yourself: its note in The commented program states the task, and "
-              "the step's checks tell you when your code is right.\n\n"
+              "the step's checks tell you when your code is right. "
+              "<code>make exercise NAME=</code><em>name</em> runs the tests that "
+              "cover it and times it beside the course's solution and the vendor, "
+              "ending in one PASS or FAIL line (the README says more).\n\n"
            << "<table class=\"doxtable\">\n"
            << "<tr><th>Exercise</th><th>Difficulty</th><th>Where</th>"
               "<th>What it teaches</th></tr>\n";

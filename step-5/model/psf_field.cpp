@@ -235,6 +235,17 @@ namespace step5
     return pixels * field.rows() * field.cols() * sizeof(double);
   }
 
+  Psf psf_of_pixel(const SampledField &field, int r, int c)
+  {
+    Psf psf{lab::Matrix<double>(field.rows, field.cols),
+            field.name + " at (" + std::to_string(r) + ", " + std::to_string(c) + ")"};
+    const double *taps = field.taps_of(r, c);
+    for (int u = 0; u < field.rows; ++u)
+      for (int v = 0; v < field.cols; ++v)
+        psf.taps(u, v) = taps[u * field.cols + v];
+    return psf;
+  }
+
   Psf mean_psf(const SampledField &field)
   {
     Psf mean{lab::Matrix<double>(field.rows, field.cols), "mean of " + field.name};

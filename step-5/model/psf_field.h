@@ -117,6 +117,9 @@ namespace step5
   // The bytes of that table in double: what sampling a field costs the host.
   double sampled_field_bytes(const PsfField &field, int image_rows, int image_cols);
 
+  // Pixel (r, c)'s PSF, from the table.
+  Psf psf_of_pixel(const SampledField &field, int r, int c);
+
   // The mean of all the pixels' PSFs: the one PSF that an FFT filter can use for a
   // field (fft_approximations.h), and the invariant blur that a field's times are
   // compared with. Named "mean of " and the field's name.

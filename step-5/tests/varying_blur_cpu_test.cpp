@@ -5,6 +5,7 @@
 // transpose, H and the stencil bit for bit; Hᵀ is the adjoint and the transpose of H;
 // the stencil is the dense HᵀH + λI; the norm bound holds; descriptions parse, and
 // bad ones are refused in one line naming what is wrong.
+#include "methods/piecewise_fft.h"
 #include "model/psf_field.h"
 #include "model/varying_blur.h"
 #include "test_support.h"
@@ -280,6 +281,42 @@ TEST_CASE("step-5 CPU: bad field descriptions are refused in one line naming wha
   // A constant field refuses what check_psf refuses.
   CHECK(contains(refusal_of([] { step5::check_field(step5::constant_field(psf_of({{1, -1}}, "edge")), 8, 8); }),
                  "summing to zero"));
+}
+
+TEST_CASE("step-5 CPU: the piecewise FFT's region weights are a partition of unity, 1 at each region's centre")
+{
+  for (const int regions : {1, 2, 3, 4, 7})
+    for (const int pixels : {7, 8, 32, 33, 100})
+      {
+        CAPTURE(regions, pixels);
+        double worst = 0;
+        for (int pixel = 0; pixel < pixels; ++pixel)
+          {
+            double sum = 0;
+            for (int k = 0; k < regions; ++k)
+              {
+                const double w = step5::region_weight(k, regions, pixel, pixels);
+                CHECK(w >= 0);
+                CHECK(w <= 1);
+                sum += w;
+              }
+            worst = lab::nan_max(worst, std::abs(sum - 1));
+          }
+        CHECK(worst <= 1e-15);
+        // Each region's weight is largest at its centre; with an odd width, exactly 1.
+        for (int k = 0; k < regions; ++k)
+          {
+            const int centre = step5::region_centre(k, regions, pixels);
+            CHECK(step5::region_weight(k, regions, centre, pixels) >= 0.5);
+            if ((pixels / regions) * regions == pixels && (pixels / regions) % 2 == 1)
+              CHECK(step5::region_weight(k, regions, centre, pixels) == 1);
+          }
+      }
+  // Two regions on 8 pixels: the centres at 1.5 and 5.5, linear in between.
+  CHECK(step5::region_weight(0, 2, 1, 8) == 1);
+  CHECK(step5::region_weight(0, 2, 3, 8) == 0.625);
+  CHECK(step5::region_weight(1, 2, 3, 8) == 0.375);
+  CHECK(step5::region_weight(1, 2, 7, 8) == 1);
 }
 
 // The check of a field's method is η of the field's equations. An image that solves

@@ -11,6 +11,8 @@
 #include "methods/band_pipeline.h"
 #include "methods/conjugate_gradients.h"
 #include "methods/dense_pipeline.h"
+#include "methods/fft_filter.h"
+#include "methods/piecewise_fft.h"
 #include "methods/sparse_cholesky.h"
 #include "model/psf_field.h"
 #include "model/varying_blur.h"
@@ -275,5 +277,58 @@ namespace
   {
     check_agreement_with_fields<float>();
     check_agreement_with_fields<double>();
+  }
+
+  // @sect3{The FFT's approximations}
+  //
+  // A constant field gives R² equal restorations, and the blend of partition-of-unity
+  // weights is the plain filter's result (to rounding); a lens gives each region the
+  // PSF of its centre pixel, and every pixel of the result is written.
+  template <typename T>
+  void check_piecewise_fft()
+  {
+    const int rows = 40, cols = 37;
+    const double lambda = 1e-2;
+    const Psf psf = step5::gaussian_psf(1.5, 7);
+    const Image g = lab::add_gaussian_noise(step5::blur(psf, lab::shepp_logan(40)), 0.01, 3);
+    Image cropped(rows, cols);
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c)
+        cropped(r, c) = g(r, c);
+    lab::DeviceBuffer<T> device_g(lab::convert<T>(cropped)), plain(cropped.size()), blended(cropped.size());
+    for (const step5::FftBoundary boundary : {step5::FftBoundary::periodic, step5::FftBoundary::mirrored})
+      {
+        CAPTURE(lab::precision_name<T>(), int(boundary));
+        step5::FftFilter<T> filter(psf, rows, cols, boundary);
+        plain.poison();
+        filter.apply(T(lambda), device_g.data(), plain.data());
+        for (const int regions : {1, 3, 4})
+          {
+            CAPTURE(regions);
+            step5::PiecewiseFft<T> piecewise(step5::sample_field(step5::constant_field(psf), rows, cols), regions,
+                                             boundary);
+            blended.poison();
+            piecewise.apply(T(lambda), device_g.data(), blended.data());
+            CHECK(relative_difference(download_image(blended, rows, cols), download_image(plain, rows, cols)) <=
+                  10 * epsilon<T>());
+          }
+      }
+    const SampledField lens = step5::sample_field(step5::lens_field(0.8, 2.5, 7), rows, cols);
+    step5::PiecewiseFft<T> piecewise(lens, 3, step5::FftBoundary::mirrored);
+    for (int k = 0; k < 9; ++k)
+      CHECK(max_difference(piecewise.psf(k).taps,
+                           step5::psf_of_pixel(lens, step5::region_centre(k / 3, 3, rows),
+                                               step5::region_centre(k % 3, 3, cols))
+                             .taps) == 0);
+    blended.poison();
+    piecewise.apply(T(lambda), device_g.data(), blended.data());
+    const Image result = download_image(blended, rows, cols);
+    CHECK(max_difference(result, result) == 0); // no NaN: every pixel written
+  }
+
+  TEST_CASE("the piecewise FFT of a constant field is the plain FFT filter")
+  {
+    check_piecewise_fft<float>();
+    check_piecewise_fft<double>();
   }
 } // namespace

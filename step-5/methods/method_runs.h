@@ -7,10 +7,14 @@
 // methods (restoration.h, and varying_restoration.h for a field) use these.
 
 #include "gpu/blur_gpu.h"
+#include "methods/fft_filter.h"
 #include "methods/method_result.h"
+#include "methods/restoration.h"
+#include "model/blur_model.h"
 #include "model/psf.h"
 #include "model/psf_field.h"
 
+#include <lab/cublas_gemm.h>
 #include <lab/device_buffer.h>
 #include <lab/matrix.h>
 #include <lab/timer.h>
@@ -125,4 +129,24 @@ namespace step5
     return result;
   }
 
+  // @sect3{The runs of one method each}
+  //
+  // restoration.cu runs each method of the list so, and the list for a PSF field
+  // (varying_restoration.h) the same runs on the field's DeviceProblem: the dense
+  // pipelines (each with both routes, and the vendor's), the band pipeline (the
+  // field's picture sets its band), conjugate gradients, the FFT filter with @p psf on
+  // a boundary, and the CPU methods on A's stencil and b (Gauss–Seidel's time
+  // including @p set_up, the stencil's and b's).
+  template <typename T>
+  void run_dense_methods(DeviceProblem<T> &problem, const RestoreOptions &options, lab::Cublas &cublas,
+                         std::vector<MethodResult> &results);
+  template <typename T>
+  MethodResult run_band_method(DeviceProblem<T> &problem, const PsfField &psf, const RestoreOptions &options);
+  template <typename T>
+  MethodResult run_cg_method(DeviceProblem<T> &problem, const RestoreOptions &options);
+  template <typename T>
+  MethodResult run_fft_method(DeviceProblem<T> &problem, const Psf &psf, FftBoundary boundary,
+                              const lab::Matrix<double> &degraded, const RestoreOptions &options);
+  void run_cpu_methods(const NormalStencil &stencil, const lab::Matrix<double> &b, double set_up,
+                       const RestoreOptions &options, std::vector<MethodResult> &results);
 } // namespace step5

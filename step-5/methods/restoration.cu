@@ -178,7 +178,7 @@ namespace step5
   // for loading kernels) when it is to be timed more than once, then the median of
   // options.band_reps runs.
   template <typename T>
-  MethodResult run_band_method(DeviceProblem<T> &problem, const Psf &psf, const RestoreOptions &options)
+  MethodResult run_band_method(DeviceProblem<T> &problem, const PsfField &psf, const RestoreOptions &options)
   {
     const T lambda = static_cast<T>(options.lambda);
     BandPipeline<T> pipeline(psf, problem.rows, problem.cols, lab::Gemm<T>(step4::gemm));
@@ -244,6 +244,40 @@ namespace step5
     return result;
   }
 
+  // The CPU methods on A's stencil and b: CHOLMOD, run and timed once, and
+  // Gauss–Seidel, whose time includes @p set_up (building the stencil and b).
+  void run_cpu_methods(const NormalStencil &stencil, const lab::Matrix<double> &b, double set_up,
+                       const RestoreOptions &options, std::vector<MethodResult> &results)
+  {
+    const int rows = stencil.image_rows, cols = stencil.image_cols;
+    lab::HostTimer timer;
+    if (options.sparse_cholesky)
+      { // run and timed once
+        MethodResult sparse =
+          blank_result("cholmod", "sparse Cholesky, CHOLMOD (CPU, double)", MethodKind::sparse_cholesky);
+        SparseCholeskySolution solution = sparse_cholesky_solve(stencil, b);
+        sparse.sparse = solution.report;
+        sparse.milliseconds = solution.report.milliseconds();
+        if (solution.report.failed_pixel >= 0)
+          sparse.failure = not_positive_definite(solution.report.failed_pixel);
+        else
+          sparse.image = std::move(solution.f);
+        results.push_back(std::move(sparse));
+      }
+
+    if (options.gauss_seidel)
+      {
+        MethodResult gs = blank_result("gauss_seidel", "Gauss-Seidel (CPU, double)", MethodKind::iterative);
+        gs.tolerance = options.gauss_seidel_tolerance;
+        timer.start();
+        gs.image = lab::Matrix<double>(rows, cols);
+        gs.iterations =
+          gauss_seidel(stencil, b, gs.image, options.gauss_seidel_tolerance, options.gauss_seidel_sweeps);
+        gs.milliseconds = set_up + timer.milliseconds();
+        results.push_back(std::move(gs));
+      }
+  }
+
   template <typename T>
   std::vector<MethodResult> restore_with_every_method(const Psf &psf, const lab::Matrix<double> &degraded,
                                                       const RestoreOptions &options, lab::Cublas *cublas)
@@ -272,7 +306,7 @@ namespace step5
                 results.push_back(run_irs_method(problem, pipeline, options, *cublas));
             }
         if (options.band)
-          results.push_back(run_band_method(problem, psf, options));
+          results.push_back(run_band_method(problem, constant_field(psf), options));
         if (options.cg)
           results.push_back(run_cg_method(problem, options));
         if (options.fft)
@@ -290,33 +324,7 @@ namespace step5
       {
         timer.start();
         const NormalStencil stencil = normal_matrix_stencil(psf, rows, cols, options.lambda);
-        const double set_up = b_milliseconds + timer.milliseconds();
-
-        if (options.sparse_cholesky)
-          { // run and timed once
-            MethodResult sparse =
-              blank_result("cholmod", "sparse Cholesky, CHOLMOD (CPU, double)", MethodKind::sparse_cholesky);
-            SparseCholeskySolution solution = sparse_cholesky_solve(stencil, b);
-            sparse.sparse = solution.report;
-            sparse.milliseconds = solution.report.milliseconds();
-            if (solution.report.failed_pixel >= 0)
-              sparse.failure = not_positive_definite(solution.report.failed_pixel);
-            else
-              sparse.image = std::move(solution.f);
-            results.push_back(std::move(sparse));
-          }
-
-        if (options.gauss_seidel)
-          {
-            MethodResult gs = blank_result("gauss_seidel", "Gauss-Seidel (CPU, double)", MethodKind::iterative);
-            gs.tolerance = options.gauss_seidel_tolerance;
-            timer.start();
-            gs.image = lab::Matrix<double>(rows, cols);
-            gs.iterations =
-              gauss_seidel(stencil, b, gs.image, options.gauss_seidel_tolerance, options.gauss_seidel_sweeps);
-            gs.milliseconds = set_up + timer.milliseconds();
-            results.push_back(std::move(gs));
-          }
+        run_cpu_methods(stencil, b, b_milliseconds + timer.milliseconds(), options, results);
       }
 
     // η of every image for the equations its method solves: every check of a method
@@ -329,4 +337,17 @@ namespace step5
                                                                       const RestoreOptions &, lab::Cublas *);
   template std::vector<MethodResult> restore_with_every_method<double>(const Psf &, const lab::Matrix<double> &,
                                                                        const RestoreOptions &, lab::Cublas *);
+  // The runs that the field's list uses too (method_runs.h).
+  template void run_dense_methods(DeviceProblem<float> &, const RestoreOptions &, lab::Cublas &,
+                                  std::vector<MethodResult> &);
+  template void run_dense_methods(DeviceProblem<double> &, const RestoreOptions &, lab::Cublas &,
+                                  std::vector<MethodResult> &);
+  template MethodResult run_band_method(DeviceProblem<float> &, const PsfField &, const RestoreOptions &);
+  template MethodResult run_band_method(DeviceProblem<double> &, const PsfField &, const RestoreOptions &);
+  template MethodResult run_cg_method(DeviceProblem<float> &, const RestoreOptions &);
+  template MethodResult run_cg_method(DeviceProblem<double> &, const RestoreOptions &);
+  template MethodResult run_fft_method(DeviceProblem<float> &, const Psf &, FftBoundary, const lab::Matrix<double> &,
+                                       const RestoreOptions &);
+  template MethodResult run_fft_method(DeviceProblem<double> &, const Psf &, FftBoundary,
+                                       const lab::Matrix<double> &, const RestoreOptions &);
 } // namespace step5

@@ -5,10 +5,15 @@
 // transpose, H and the stencil bit for bit; Hᵀ is the adjoint and the transpose of H;
 // the stencil is the dense HᵀH + λI; the norm bound holds; descriptions parse, and
 // bad ones are refused in one line naming what is wrong.
+#include "methods/band_pipeline.h"
 #include "methods/piecewise_fft.h"
 #include "model/psf_field.h"
 #include "model/varying_blur.h"
 #include "test_support.h"
+#include "varying_comparison.h"
+
+#include <lab/format.h>
+#include <lab/memory.h>
 
 #include <cmath>
 #include <cstdint>
@@ -317,6 +322,32 @@ TEST_CASE("step-5 CPU: the piecewise FFT's region weights are a partition of uni
   CHECK(step5::region_weight(0, 2, 3, 8) == 0.625);
   CHECK(step5::region_weight(1, 2, 3, 8) == 0.375);
   CHECK(step5::region_weight(1, 2, 7, 8) == 1);
+}
+
+// A support the band cannot hold in the GPU's memory: 31 x 31 at 1024², a band of
+// b = 30·1024 + 30 entries a row, over a hundred GB in float. What a side needs counts
+// the band, and the refusal names the bytes needed and available, in one line.
+TEST_CASE("step-5 CPU: a field whose band does not fit the GPU is refused with the bytes needed and available")
+{
+  const PsfField lens = step5::lens_field(1, 3, 31);
+  const double band = step5::BandPipeline<float>::device_bytes(lens, 1024, 1024);
+  CHECK(band > 100e9);
+  const lab::Memory with_band = step5::field_memory_needed<float>(lens, 1024, true);
+  const lab::Memory without = step5::field_memory_needed<float>(lens, 1024, false);
+  CHECK(with_band.device_bytes >= band);
+  CHECK(without.device_bytes < 5e9);
+  // The table of weights: 1024² pixels of 31² weights, in double on the host.
+  CHECK(with_band.host_bytes >= 1024.0 * 1024 * 31 * 31 * 8);
+  const lab::Memory h200{500e9, 139e9};
+  const std::string message = refusal_of([&] { lab::require_fits("n = 1024 (float, the field)", with_band, h200); });
+  CHECK(contains(message, "n = 1024 (float, the field) needs"));
+  CAPTURE(message);
+  CHECK(contains(message, "needs " + lab::format_bytes(std::size_t(with_band.device_bytes)) +
+                            " of GPU memory, but only 129.5 GiB (139000000000 bytes) are available"));
+  CHECK(message.find('\n') == std::string::npos);
+  CHECK(refusal_of([&] { lab::require_fits("n = 1024", without, h200); }) == "<no exception>");
+  // The same band in double is twice as large.
+  CHECK(step5::BandPipeline<double>::device_bytes(lens, 1024, 1024) > 1.9 * band);
 }
 
 // The check of a field's method is η of the field's equations. An image that solves

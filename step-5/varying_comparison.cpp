@@ -13,6 +13,7 @@
 #include <lab/cli.h>
 #include <lab/format.h>
 #include <lab/pgm.h>
+#include <lab/png.h>
 #include <lab/precision.h>
 #include <lab/program.h>
 #include <lab/step_main.h>
@@ -20,6 +21,7 @@
 #include <lab/test_images.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <string>
@@ -68,6 +70,46 @@ namespace step5
       if (side <= 128 && 128 % side == 0)
         return shrunk(lab::read_pgm(folder + "/camera_128.pgm"), 128 / side);
       return {};
+    }
+
+    // @sect3{A picture of the field}
+    //
+    // The PSFs of 7 × 7 pixels spread evenly over the image, each drawn where its
+    // pixel lies, every weight a 4 × 4 block, scaled to its PSF's largest weight (so
+    // that a wide PSF shows its shape, not only its faintness), on a grey background:
+    // the corners' wider Gaussians, or the streaks turning around the centre.
+    lab::Matrix<double> field_picture(const SampledField &field)
+    {
+      const int samples = 7, zoom = 4, gap = 3;
+      const int cell_rows = field.rows * zoom + gap, cell_cols = field.cols * zoom + gap;
+      lab::Matrix<double> picture(samples * cell_rows + gap, samples * cell_cols + gap);
+      for (int r = 0; r < picture.rows(); ++r)
+        for (int c = 0; c < picture.cols(); ++c)
+          picture(r, c) = 0.25;
+      for (int i = 0; i < samples; ++i)
+        for (int j = 0; j < samples; ++j)
+          {
+            const int r = i * (field.image_rows - 1) / (samples - 1), c = j * (field.image_cols - 1) / (samples - 1);
+            const double *taps = field.taps_of(r, c);
+            double largest = 0;
+            for (int t = 0; t < field.rows * field.cols; ++t)
+              largest = std::max(largest, std::abs(taps[t]));
+            for (int u = 0; u < field.rows * zoom; ++u)
+              for (int v = 0; v < field.cols * zoom; ++v)
+                picture(gap + i * cell_rows + u, gap + j * cell_cols + v) =
+                  largest > 0 ? std::abs(taps[(u / zoom) * field.cols + v / zoom]) / largest : 0;
+          }
+      return picture;
+    }
+
+    void write_field_picture(const std::string &folder, const SampledField &field, int side)
+    {
+      char name[64];
+      std::snprintf(name, sizeof name, "/varying_field_s%04d", side);
+      const lab::Matrix<double> picture = field_picture(field);
+      lab::write_pgm(folder + name + ".pgm", picture);
+      if (lab::have_png())
+        lab::write_png(folder + name + ".png", picture);
     }
 
     // @sect3{Which methods run}
@@ -155,6 +197,7 @@ namespace step5
       for (const int side : sides)
         {
           const SampledField sampled = sample_field(field, side, side);
+          write_field_picture(folder + "/images", sampled, side);
           for (const VaryingImage kind : {VaryingImage::phantom, VaryingImage::photograph})
             {
               const bool phantom = kind == VaryingImage::phantom;

@@ -408,7 +408,7 @@ namespace step5
                    "blur that changes across the image: lens:SIGMA_CENTRE:SIGMA_CORNER:SIZE (a Gaussian whose sigma "
                    "grows with the squared distance from the centre) or rotation:ANGLE_DEGREES:SIZE (the camera "
                    "turning during the exposure), SIZE odd; with a field the program compares the methods on the "
-                   "phantom and the photograph (varying_PRECISION.dat)")
+                   "phantom and the photograph (varying_KIND_PRECISION.dat)")
       ->type_name("PSF")
       ->capture_default_str();
     app.add_option("--noise", settings.noise, "none, gaussian:SIGMA or salt-and-pepper:DENSITY")

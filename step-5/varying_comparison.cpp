@@ -102,15 +102,18 @@ namespace step5
       return picture;
     }
 
-    void write_field_picture(const std::string &folder, const SampledField &field, int side)
+    void write_field_picture(const std::string &folder, const std::string &kind, const SampledField &field, int side)
     {
       char name[64];
-      std::snprintf(name, sizeof name, "/varying_field_s%04d", side);
+      std::snprintf(name, sizeof name, "/varying_%s_field_s%04d", kind.c_str(), side);
       const lab::Matrix<double> picture = field_picture(field);
       lab::write_pgm(folder + name + ".pgm", picture);
       if (lab::have_png())
         lab::write_png(folder + name + ".png", picture);
     }
+
+    // The field's kind, in the names of its files: "lens", "rotation".
+    std::string kind_of(const PsfField &field) { return field.kind == FieldKind::lens ? "lens" : "rotation"; }
 
     // @sect3{Which methods run}
     template <typename T>
@@ -197,7 +200,7 @@ namespace step5
       for (const int side : sides)
         {
           const SampledField sampled = sample_field(field, side, side);
-          write_field_picture(folder + "/images", sampled, side);
+          write_field_picture(folder + "/images", kind_of(field), sampled, side);
           for (const VaryingImage kind : {VaryingImage::phantom, VaryingImage::photograph})
             {
               const bool phantom = kind == VaryingImage::phantom;
@@ -220,13 +223,14 @@ namespace step5
               const std::vector<MethodResult> results =
                 restore_through_field<T>(settings, field, sampled, original, degraded, lambda, label, checks, cublas);
               char prefix[64];
-              std::snprintf(prefix, sizeof prefix, "varying_%s_s%04d_%s", name.c_str(), side, precision.c_str());
+              std::snprintf(prefix, sizeof prefix, "varying_%s_%s_s%04d_%s", kind_of(field).c_str(), name.c_str(), side,
+                            precision.c_str());
               write_images(folder + "/images", prefix, original, degraded, results);
               table.add(kind, lambda.lambda, original, degraded, results);
             }
         }
-      table.write(folder + "/varying_" + precision + ".dat", precision, settings.device, settings.options.reps,
-                  field_notes(settings, field));
+      table.write(folder + "/varying_" + kind_of(field) + "_" + precision + ".dat", precision, settings.device,
+                  settings.options.reps, field_notes(settings, field));
     }
   } // namespace
 
@@ -288,11 +292,12 @@ namespace step5
       const std::string precision = lab::precision_name<T>();
       const std::vector<MethodResult> results = restore_through_field<T>(
         settings, field, sampled, original, degraded, lambda, precision + " " + prefix, checks, cublas);
-      write_images(folder + "/images", prefix + "_varying_" + precision, original, degraded, results);
+      const std::string name = prefix + "_varying_" + kind_of(field) + "_" + precision;
+      write_images(folder + "/images", name, original, degraded, results);
       VaryingTable table;
       table.add(VaryingImage::given, lambda.lambda, original, degraded, results);
-      table.write(folder + "/" + prefix + "_varying_" + precision + ".dat", precision, settings.device,
-                  settings.options.reps, field_notes(settings, field));
+      table.write(folder + "/" + name + ".dat", precision, settings.device, settings.options.reps,
+                  field_notes(settings, field));
     });
   }
 

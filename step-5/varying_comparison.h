@@ -9,9 +9,10 @@
 // the methods that take H as it is, the FFT's two approximations, and band and CG on
 // the mean PSF for the invariant times. λ is chosen by the rule asked for, which
 // needs one PSF's spectrum (lambda_choice.h): it sees the field's mean PSF. One line
-// per method, the checks, the images, and the table varying_PRECISION.dat
-// (report/varying_table.h). --image and --degraded restore one image through the
-// field the same way.
+// per method, the checks, the images, a picture of the field, and the table
+// varying_KIND_PRECISION.dat (report/varying_table.h; KIND lens or rotation, so that
+// both fields' tables can lie in one folder). --image and --degraded restore one
+// image through the field the same way.
 //
 // The photograph is step-5/data's at 128² and 256², and at the sides that divide 128
 // the 128² one shrunk by averaging blocks of pixels; the data holds no larger one, and
@@ -55,7 +56,7 @@ namespace step5
                               lab::Checks &checks, lab::Cublas *cublas);
 
   // One image restored through the field in each precision asked for, its images
-  // written under @p prefix and its table as PREFIX_varying_PRECISION.dat; the PSNR
+  // written under @p prefix and its table as PREFIX_varying_KIND_PRECISION.dat; the PSNR
   // against @p original when there is one; @p sigma the noise's level for the
   // discrepancy principle, 0 where it is not known.
   void restore_through_field_in_each_precision(const Settings &settings, const PsfField &field,

@@ -6,7 +6,7 @@
 // image's PSNR, then every method of varying_restoration.h twice, its PSNR (dB) and
 // its time (ms), NaN where it did not run, and the iterations of the two CG runs (the
 // field's and the mean PSF's), which say how much of CG's time ratio is the number of
-// iterations and how much the cost of one. Written as varying_PRECISION.dat.
+// iterations and how much the cost of one. Written as varying_KIND_PRECISION.dat.
 
 #include "methods/method_result.h"
 
@@ -37,7 +37,7 @@ namespace step5
     void add(VaryingImage image, double lambda, const lab::Matrix<double> &original,
              const lab::Matrix<double> &degraded, const std::vector<MethodResult> &results);
 
-    // Writes @p path (…/varying_PRECISION.dat), its header naming @p device, @p reps
+    // Writes @p path (…/varying_KIND_PRECISION.dat), its header naming @p device, @p reps
     // and the @p notes (the field, the noise, λ, the regions).
     void write(const std::string &path, const std::string &precision, const lab::DeviceInfo &device, int reps,
                const std::vector<std::string> &notes) const;

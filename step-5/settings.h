@@ -6,6 +6,7 @@
 // there.
 
 #include "methods/dense_pipeline.h"
+#include "methods/sparse_cholesky.h"
 
 #include <lab/cli.h>
 #include <lab/device.h>
@@ -83,6 +84,22 @@ namespace step5
   bool first_precision(const Settings &settings)
   {
     return std::is_same_v<T, float> || !settings.options.wants_float();
+  }
+
+  // Whether Gauss–Seidel and CHOLMOD run on a rows × cols image in precision T: asked
+  // for, in the first precision, and within their limits (CHOLMOD where the build has
+  // it).
+  template <typename T>
+  bool runs_gauss_seidel(const Settings &settings, int rows, int cols)
+  {
+    return settings.wants("gauss-seidel") && first_precision<T>(settings) && std::max(rows, cols) <= gauss_seidel_limit;
+  }
+
+  template <typename T>
+  bool runs_cholmod(const Settings &settings, int rows, int cols)
+  {
+    return settings.wants("cholmod") && first_precision<T>(settings) && have_cholmod() &&
+           rows * cols <= sparse_cholesky_limit * sparse_cholesky_limit;
   }
 
   // The line that says what did not fit: @p what_needs is its subject and verb, "dense

@@ -183,7 +183,6 @@ namespace step5
   RestoreOptions restore_options(const Settings &settings, const Psf &psf, int rows, int cols, double lambda)
   {
     const int n = rows * cols;
-    const bool with_cpu_methods = first_precision<T>(settings);
     RestoreOptions options;
     options.lambda = lambda;
     options.use_gpu = settings.use_gpu;
@@ -195,10 +194,8 @@ namespace step5
     options.band = settings.wants("band") && settings.fits_on_gpu(band_bytes);
     options.cg = settings.wants("cg");
     options.fft = settings.wants("fft");
-    options.gauss_seidel =
-      settings.wants("gauss-seidel") && with_cpu_methods && std::max(rows, cols) <= gauss_seidel_limit;
-    options.sparse_cholesky = settings.wants("cholmod") && with_cpu_methods && have_cholmod() &&
-                              n <= sparse_cholesky_limit * sparse_cholesky_limit;
+    options.gauss_seidel = runs_gauss_seidel<T>(settings, rows, cols);
+    options.sparse_cholesky = runs_cholmod<T>(settings, rows, cols);
     // The TF32 pipeline (float) with the dense ones. It runs after them, on its own H
     // and A, but asks for as much as the dense pipelines' three matrices and its own
     // solver's copy of A and its products' scratch: at 256² on an 80 GB GPU, where

@@ -120,7 +120,6 @@ namespace step5
     VaryingOptions varying_options(const Settings &settings, const PsfField &field, int rows, int cols, double lambda)
     {
       const int n = rows * cols;
-      const bool with_cpu_methods = first_precision<T>(settings);
       VaryingOptions options;
       options.lambda = lambda;
       options.use_gpu = settings.use_gpu;
@@ -137,10 +136,8 @@ namespace step5
       options.band = settings.wants("band");
       options.cg = settings.wants("cg");
       options.fft = settings.wants("fft");
-      options.gauss_seidel =
-        settings.wants("gauss-seidel") && with_cpu_methods && std::max(rows, cols) <= gauss_seidel_limit;
-      options.sparse_cholesky = settings.wants("cholmod") && with_cpu_methods && have_cholmod() &&
-                                n <= sparse_cholesky_limit * sparse_cholesky_limit;
+      options.gauss_seidel = runs_gauss_seidel<T>(settings, rows, cols);
+      options.sparse_cholesky = runs_cholmod<T>(settings, rows, cols);
       return options;
     }
 

@@ -29,12 +29,7 @@ namespace step5
                          const lab::Matrix<double> &degraded, const std::vector<MethodResult> &results)
   {
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    const auto find = [&](const std::string &name) -> const MethodResult * {
-      for (const MethodResult &m : results)
-        if (m.name == name && m.failure.empty())
-          return &m;
-      return nullptr;
-    };
+    const auto find = [&](const std::string &name) { return find_result(results, name); };
     const int rows = degraded.rows(), cols = degraded.cols();
     std::vector<double> row = {double(rows) * cols, double(rows),  double(cols), double(int(image)),
                                lambda,              psnr_or_nan(original, degraded)};

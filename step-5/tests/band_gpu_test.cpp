@@ -107,6 +107,28 @@ namespace
     return wrong;
   }
 
+  // A poisoned storage of @p layout, A assembled into it on @p stream (the PSF's or the
+  // field's), compared element by element with the stencil (wrong_elements).
+  template <typename T>
+  void check_assembled_band(const step5::DevicePsf<T> &psf, int rows, int cols, double lambda,
+                            const step5::BandLayout &layout, const step5::NormalStencil &stencil,
+                            const step5::NormalStencil &magnitude, double tolerance, cudaStream_t stream)
+  {
+    lab::DeviceBuffer<T> storage(layout.elements());
+    storage.poison();
+    LAB_CHECK(cudaDeviceSynchronize()); // the poison is on the default stream
+    step5::assemble_normal_band(psf, rows, cols, T(lambda), layout, storage.data(), stream);
+    LAB_CHECK(cudaStreamSynchronize(stream));
+    std::vector<T> host(layout.elements());
+    storage.copy_to_host(host.data(), host.size());
+    std::string first_wrong;
+    int compared = 0;
+    const int wrong = wrong_elements(layout, host, stencil, magnitude, tolerance, first_wrong, compared);
+    CAPTURE(first_wrong);
+    CHECK(wrong == 0);
+    CHECK(compared >= rows * cols); // the diagonal at least
+  }
+
   template <typename T>
   void check_band_assembly()
   {
@@ -135,20 +157,9 @@ namespace
           for (const auto &[panel, extra] : std::vector<std::pair<int, int>>{{1, 0}, {3, 0}, {16, 0}, {64, 0}, {5, 7}})
             {
               CAPTURE(lab::precision_name<T>(), psf.name, rows, cols, panel, extra);
-              const step5::BandLayout layout = step5::BandLayout::make(rows * cols, bandwidth + extra, panel);
-              lab::DeviceBuffer<T> storage(layout.elements());
-              storage.poison();
-              LAB_CHECK(cudaDeviceSynchronize()); // the poison is on the default stream
-              step5::assemble_normal_band(device_psf, rows, cols, T(lambda), layout, storage.data(), stream.get());
-              LAB_CHECK(cudaStreamSynchronize(stream.get()));
-              std::vector<T> host(layout.elements());
-              storage.copy_to_host(host.data(), host.size());
-              std::string first_wrong;
-              int compared = 0;
-              const int wrong = wrong_elements(layout, host, stencil, magnitude, tolerance, first_wrong, compared);
-              CAPTURE(first_wrong);
-              CHECK(wrong == 0);
-              CHECK(compared >= rows * cols); // the diagonal at least
+              check_assembled_band(device_psf, rows, cols, lambda,
+                                   step5::BandLayout::make(rows * cols, bandwidth + extra, panel), stencil, magnitude,
+                                   tolerance, stream.get());
             }
         }
   }
@@ -167,6 +178,7 @@ namespace
   void check_field_band_assembly()
   {
     const double lambda = 0.05;
+    lab::CudaStream stream;
     std::vector<step5::SampledField> fields;
     for (const auto &[rows, cols] : std::vector<std::pair<int, int>>{{7, 11}, {12, 5}, {9, 20}, {16, 13}})
       for (const step5::PsfField &field : {step5::lens_field(0.6, 2.0, 3), step5::lens_field(1.0, 2.5, 5),
@@ -189,18 +201,9 @@ namespace
         for (const auto &[panel, extra] : std::vector<std::pair<int, int>>{{3, 0}, {64, 0}, {5, 7}})
           {
             CAPTURE(lab::precision_name<T>(), field.name, rows, cols, panel, extra);
-            const step5::BandLayout layout = step5::BandLayout::make(rows * cols, bandwidth + extra, panel);
-            lab::DeviceBuffer<T> storage(layout.elements());
-            storage.poison();
-            step5::assemble_normal_band(device_field, rows, cols, T(lambda), layout, storage.data(), nullptr);
-            std::vector<T> host(layout.elements());
-            storage.copy_to_host(host.data(), host.size());
-            std::string first_wrong;
-            int compared = 0;
-            const int wrong = wrong_elements(layout, host, stencil, magnitude, tolerance, first_wrong, compared);
-            CAPTURE(first_wrong);
-            CHECK(wrong == 0);
-            CHECK(compared >= rows * cols);
+            check_assembled_band(device_field, rows, cols, lambda,
+                                 step5::BandLayout::make(rows * cols, bandwidth + extra, panel), stencil, magnitude,
+                                 tolerance, stream.get());
           }
       }
   }

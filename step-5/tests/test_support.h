@@ -72,6 +72,16 @@ namespace step5_test
     return field;
   }
 
+  // The sum of a PSF's weights.
+  inline double sum_of(const Psf &psf)
+  {
+    double sum = 0;
+    for (int u = 0; u < psf.rows(); ++u)
+      for (int v = 0; v < psf.cols(); ++v)
+        sum += psf.taps(u, v);
+    return sum;
+  }
+
   // |a − b| ≤ relative · max(|a|, |b|).
   inline bool nearly_equal(double a, double b, double relative)
   {

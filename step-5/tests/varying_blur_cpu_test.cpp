@@ -68,15 +68,6 @@ namespace
           return false;
     return true;
   }
-
-  double sum_of(const Psf &psf)
-  {
-    double sum = 0;
-    for (int u = 0; u < psf.rows(); ++u)
-      for (int v = 0; v < psf.cols(); ++v)
-        sum += psf.taps(u, v);
-    return sum;
-  }
 } // namespace
 
 TEST_CASE("step-5 CPU: the lens is gaussian(sigma centre) at the centre and gaussian(sigma corner) at the corners")

@@ -85,14 +85,17 @@ namespace
           const Image f = random_image(rows, cols, 11);
           const step5::DevicePsf<T> device_field(sampled);
           REQUIRE(device_field.varies());
+          // Sums of up to 49 products of weights and pixels below 1, rounded to T: at
+          // most one rounding unit per term, and the weights' and pixels' own.
+          const double tolerance = 64 * epsilon<T>();
           lab::DeviceBuffer<T> device_f(lab::convert<T>(f)), device_g(f.size());
           device_g.poison();
           step5::blur_on_device(device_field, rows, cols, device_f.data(), device_g.data(), nullptr);
-          CHECK(max_difference(download_image(device_g, rows, cols), step5::blur(sampled, f)) <= 20 * epsilon<T>());
+          CHECK(max_difference(download_image(device_g, rows, cols), step5::blur(sampled, f)) <= tolerance);
           device_g.poison();
           step5::blur_transpose_on_device(device_field, rows, cols, device_f.data(), device_g.data(), nullptr);
           CHECK(max_difference(download_image(device_g, rows, cols), step5::blur_transpose(sampled, f)) <=
-                20 * epsilon<T>());
+                tolerance);
 
           // H over a poisoned array, by rows and by columns: the weights themselves.
           const int n = rows * cols;
@@ -209,21 +212,22 @@ namespace
             download_image(f[3], rows, cols)};
   }
 
-  // Fields whose H is well conditioned, so that λ = 0 is allowed: a lens from σ 0.4 to
-  // 0.6 on 3 × 3 (the 1-D profile's smallest Fourier value a third of its largest:
-  // κ(H) ≈ 9 in the corners, less inside) and a slight rotation (streaks of at most
-  // 1.3 pixels, the centre weighing more than twice the rest: κ(H) ≲ 3).
+  // Fields whose H is well conditioned, so that λ = 0 is allowed: a lens from σ 0.3 to
+  // 0.5 on 3 × 3 (the 1-D profile's smallest Fourier value 0.57 of its largest:
+  // κ(H) ≲ 3) and a slight rotation (streaks of at most 1.3 pixels, the centre
+  // weighing more than twice the rest: κ(H) ≲ 3).
   template <typename T>
   void check_exact_recovery_with_fields()
   {
     const int rows = 19, cols = 24;
-    for (const PsfField &field : {step5::lens_field(0.4, 0.6, 3), step5::rotation_field(5, 3)})
+    for (const PsfField &field : {step5::lens_field(0.3, 0.5, 3), step5::rotation_field(5, 3)})
       {
         CAPTURE(lab::precision_name<T>(), field.name);
         const Image f = random_image(rows, cols, 5);
         const Image g = step5::blur(step5::sample_field(field, rows, cols), f);
         const FieldSolutions s = solve_with_field<T>(field, g, 0.0);
-        // κ(HᵀH) ≲ 9² = 81 bounds how far rounding moves the solution (225: slack).
+        // κ(HᵀH) ≲ 3² = 9 bounds how far rounding moves the solution (225: slack for
+        // the field's corners, where the rows differ most from the mean).
         const double tolerance = 10 * 225 * epsilon<T>();
         CHECK(relative_difference(s.dense, f) <= tolerance);
         CHECK(relative_difference(s.vendor, f) <= tolerance);
@@ -282,7 +286,8 @@ namespace
   // @sect3{The FFT's approximations}
   //
   // A constant field gives R² equal restorations, and the blend of partition-of-unity
-  // weights is the plain filter's result (to rounding); a lens gives each region the
+  // weights is the plain filter's result (to rounding; a weight that is wrong, or
+  // weights that do not add up to 1, are wrong by far more); a lens gives each region the
   // PSF of its centre pixel, and every pixel of the result is written.
   template <typename T>
   void check_piecewise_fft()
@@ -309,8 +314,10 @@ namespace
                                              boundary);
             blended.poison();
             piecewise.apply(T(lambda), device_g.data(), blended.data());
+            // The blend's weights rounded to T, and the R² filters' own rounding (the
+            // same plans, but each filter amplifies its rounding by up to 1/(2√λ) = 5).
             CHECK(relative_difference(download_image(blended, rows, cols), download_image(plain, rows, cols)) <=
-                  10 * epsilon<T>());
+                  100 * epsilon<T>());
           }
       }
     const SampledField lens = step5::sample_field(step5::lens_field(0.8, 2.5, 7), rows, cols);

@@ -17,6 +17,8 @@
 #   step-5_varying_KIND  with a PSF field's table (step-5 --psf lens:... or
 #                      rotation:...): PSNR on the phantom and the photograph and
 #                      time, every method, against n
+#   step-5_varying_KIND_images  that field's photograph (or phantom), float: original,
+#                      degraded and the methods' images side by side (.png only)
 # Columns are found by name (common/plot/tables.gp), so methods can be added in
 # step-5.cu without touching this script.
 if (!exists("dir")) dir = "results/local/step-5"
@@ -114,7 +116,11 @@ label(c) = (c eq "dense_course_solve" ? "dense, step-4's kernels, two solves" : 
             c eq "gauss_seidel" ? "Gauss-Seidel (CPU, double)" : \
             c eq "cholmod" ? "sparse Cholesky, CHOLMOD (CPU, double)" : \
             c eq "dense_tf32_refined" ? "dense, TF32 products, refined in FP32" : \
-            c eq "dense_cusolver_irs" ? "dense, cuBLAS SYRK + cuSOLVER IRS (TF32 LU, refined)" : c)
+            c eq "dense_cusolver_irs" ? "dense, cuBLAS SYRK + cuSOLVER IRS (TF32 LU, refined)" : \
+            c eq "fft_mean" ? "FFT filter, the mean PSF" : \
+            c eq "fft_piecewise" ? "piecewise FFT, 4 x 4 regions" : \
+            c eq "band_mean_psf" ? "band, the mean PSF (invariant)" : \
+            c eq "cg_mean_psf" ? "CG, the mean PSF (invariant)" : c)
 
 # ---------------------------------------------------------------- 1: times
 # A panel for each precision in which some method ran (without a GPU, the CPU's
@@ -286,6 +292,38 @@ do for [figure = 1:2] {
     unset multiplot
   } else {
     skipped = left_out(skipped, figure == 1 ? "the phantom's images (none written)" : "step-5_image.png (no --image run)")
+  }
+}
+
+# ---------------------------------------------------------------- 5: a PSF field's images
+# For each field's float table: the photograph at the largest side it ran (else the
+# phantom at the largest side up to 256), through the field: the original, the
+# degraded image, the exact model's methods and the FFT's approximations, PSNR in the
+# titles, as step-5_varying_KIND_images.png.
+varying_pictures = "original degraded band_course_solve cg cholmod fft_mean fft_piecewise band_mean_psf"
+varying_psnr(file, rows, k, name) = system(sprintf("awk -v want=%d -v k=%d -v name=%s '/^# n / { for (i = 2; i <= NF; ++i) { if ($i == name \"_psnr\") c = i - 1; if ($i == \"image\") m = i - 1 } } !/^#/ && NF && $2 == want && $m == k { print $c }' '%s'", rows, k, name, file))
+largest_side(file, k, most) = system(sprintf("awk -v k=%d -v most=%d '/^# n / { for (i = 2; i <= NF; ++i) if ($i == \"image\") m = i - 1 } !/^#/ && NF && $m == k && $2 <= most && $2 > s { s = $2 } END { print s + 0 }' '%s'", k, most, file)) + 0
+do for [kind in "lens rotation"] {
+  vfile = dir . "/varying_" . kind . "_float.dat"
+  if (has(vfile)) {
+    k = (largest_side(vfile, 1, 1024) > 0 ? 1 : 0)
+    side = largest_side(vfile, k, k == 1 ? 1024 : 256)
+    name = (k == 1 ? "photograph" : "phantom")
+    stem = dir . "/images/" . sprintf("varying_%s_%s_s%04d_float_", kind, name, side)
+    if (side > 0 && has(stem . "original.png")) {
+      set output out . "/step-5_varying_" . kind . "_images.png"
+      set multiplot layout 2,4 title sprintf("step-5: the %s %d x %d through the %s field, float (GPU: %s)", name, side, side, kind, gpu)
+      drawn = 0
+      do for [m in varying_pictures] {
+        picture = stem . m . ".png"
+        if (drawn < 8 && has(picture)) {
+          set title picture_title(m, m eq "original" ? "" : varying_psnr(vfile, side, k, m)) noenhanced
+          plot picture binary filetype=png with rgbimage
+          drawn = drawn + 1
+        }
+      }
+      unset multiplot
+    }
   }
 }
 if (skipped ne "") { print "step-5/plot.gp: left out " . skipped }

@@ -5,6 +5,7 @@
 // transpose, H and the stencil bit for bit; Hᵀ is the adjoint and the transpose of H;
 // the stencil is the dense HᵀH + λI; the norm bound holds; descriptions parse, and
 // bad ones are refused in one line naming what is wrong.
+#include "gpu/band_matrix.h"
 #include "methods/band_pipeline.h"
 #include "methods/piecewise_fft.h"
 #include "model/psf_field.h"
@@ -15,6 +16,7 @@
 #include <lab/format.h>
 #include <lab/memory.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -179,6 +181,30 @@ TEST_CASE("step-5 CPU: the stencil of a field is the dense H^T H + lambda I entr
           expected(i, i) += lambda;
         CHECK(max_difference(dense_normal_matrix(step5::normal_matrix_stencil(sampled, lambda)), expected) <=
               1e-15);
+      }
+}
+
+// Why a field keeps the band pipeline: HᵀH of a field has its nonzeros within the
+// bandwidth of one PSF of the same picture, b = (p.rows − 1)·C + p.cols − 1
+// (band_matrix.h), and the lens, whose Gaussians have nonzero corners, reaches it.
+TEST_CASE("step-5 CPU: H^T H of a field keeps the band of a PSF of the same picture")
+{
+  for (const PsfField &field : test_fields())
+    for (const auto &size : image_sizes)
+      {
+        CAPTURE(field.name, size.first, size.second);
+        const Image h = step5::blur_matrix<double>(step5::sample_field(field, size.first, size.second));
+        const Image a = gram(h);
+        int widest = 0;
+        for (int i = 0; i < a.rows(); ++i)
+          for (int j = 0; j < a.cols(); ++j)
+            if (a(i, j) != 0)
+              widest = std::max(widest, std::abs(i - j));
+        const int bandwidth = step5::normal_matrix_bandwidth(field, size.second);
+        CHECK(bandwidth == (field.rows() - 1) * size.second + field.cols() - 1);
+        CHECK(widest <= bandwidth);
+        if (field.kind == step5::FieldKind::lens)
+          CHECK(widest == bandwidth);
       }
 }
 

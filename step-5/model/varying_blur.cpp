@@ -150,28 +150,34 @@ namespace step5
 
   // @sect3{How large HᵀH can be}
   //
-  // The row sums of |H| are Σ|p_q| over the weights that land inside the image, the
-  // column sums what Hᵀ does to an image of ones with the weights' magnitudes.
+  // Row q of |H| holds |p_q|'s weights that land inside the image; each of them adds
+  // to the column sum of the pixel it lands on. One pass over the table gives both.
   double normal_matrix_norm_bound(const SampledField &field)
   {
-    SampledField magnitudes = field;
-    for (double &tap : magnitudes.taps)
-      tap = std::abs(tap);
-    const lab::Matrix<double> ones = [&] {
-      lab::Matrix<double> image(field.image_rows, field.image_cols);
-      for (int r = 0; r < image.rows(); ++r)
-        for (int c = 0; c < image.cols(); ++c)
-          image(r, c) = 1;
-      return image;
-    }();
-    const lab::Matrix<double> row_sums = blur(magnitudes, ones), column_sums = blur_transpose(magnitudes, ones);
-    double largest_row = 0, largest_column = 0;
-    for (int r = 0; r < ones.rows(); ++r)
-      for (int c = 0; c < ones.cols(); ++c)
+    const int rows = field.image_rows, cols = field.image_cols;
+    std::vector<double> column_sums(static_cast<std::size_t>(rows) * cols, 0.0);
+    double largest_row = 0;
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c)
         {
-          largest_row = lab::nan_max(largest_row, row_sums(r, c));
-          largest_column = lab::nan_max(largest_column, column_sums(r, c));
+          const double *taps = field.taps_of(r, c);
+          double row_sum = 0;
+          for (int u = 0; u < field.rows; ++u)
+            for (int v = 0; v < field.cols; ++v)
+              {
+                const int source_row = r - u + field.centre_row, source_col = c - v + field.centre_col;
+                if (source_row >= 0 && source_row < rows && source_col >= 0 && source_col < cols)
+                  {
+                    const double weight = std::abs(taps[u * field.cols + v]);
+                    row_sum += weight;
+                    column_sums[static_cast<std::size_t>(source_row) * cols + source_col] += weight;
+                  }
+              }
+          largest_row = lab::nan_max(largest_row, row_sum);
         }
+    double largest_column = 0;
+    for (const double sum : column_sums)
+      largest_column = lab::nan_max(largest_column, sum);
     return largest_row * largest_column;
   }
 

@@ -215,6 +215,21 @@ TEST_CASE("step-5 CPU: the norm bound of a field bounds H^T H, and is the invari
       CAPTURE(field.name);
       const SampledField sampled = step5::sample_field(field, 9, 8);
       const double bound = step5::normal_matrix_norm_bound(sampled);
+      // ‖H‖₁‖H‖∞ from the dense H.
+      const Image h = step5::blur_matrix<double>(sampled);
+      double largest_row = 0, largest_column = 0;
+      for (int i = 0; i < h.rows(); ++i)
+        {
+          double row = 0, column = 0;
+          for (int j = 0; j < h.cols(); ++j)
+            {
+              row += std::abs(h(i, j));
+              column += std::abs(h(j, i));
+            }
+          largest_row = std::max(largest_row, row);
+          largest_column = std::max(largest_column, column);
+        }
+      CHECK(nearly_equal(bound, largest_row * largest_column, 1e-14));
       for (std::uint64_t seed = 1; seed <= 5; ++seed)
         {
           const Image x = random_image(9, 8, seed);

@@ -23,6 +23,11 @@
 // `--image FILE` restores a PGM image of your own instead of the phantom;
 // `--degraded FILE --psf FILE` restores an image degraded elsewhere (no degradation
 // here), `--reference FILE` then gives the original for the PSNR.
+//
+// `--psf lens:SIGMA_CENTRE:SIGMA_CORNER:SIZE` or `--psf rotation:ANGLE_DEGREES:SIZE`
+// is a blur that changes across the image (a PSF field): then the program compares
+// the methods that take H as it is with the FFT's approximations on the phantom and
+// the photograph (varying_comparison.h), table `step-5/varying_KIND_<precision>.dat`.
 
 // @sect3{Include files}
 #include "gpu/gram_matrix.h"

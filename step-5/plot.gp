@@ -14,6 +14,11 @@
 #   step-5_phantom     the phantom at side 128 (or the largest side there is) in
 #                      float: original, degraded and each method, PSNR in the titles
 #   step-5_image       the same for an image of your own (step-5 --image), if present
+#   step-5_varying_KIND  with a PSF field's table (step-5 --psf lens:... or
+#                      rotation:...): PSNR on the phantom and the photograph and
+#                      time, every method, against n
+#   step-5_varying_KIND_images  that field's photograph (or phantom), float: original,
+#                      degraded and the methods' images side by side (.png only)
 # Columns are found by name (common/plot/tables.gp), so methods can be added in
 # step-5.cu without touching this script.
 if (!exists("dir")) dir = "results/local/step-5"
@@ -22,6 +27,70 @@ if (!exists("out")) out = dir
 load system("dirname '" . ARG0 . "'") . "/../common/plot/tables.gp"
 
 file_of(name, f) = dir . "/" . name . "_" . precision(f) . ".dat"
+
+do_png = "set terminal pngcairo size 650 * panels + 100, 560 enhanced font ',11'"
+do_svg = "set terminal svg size 650 * panels + 100, 560 enhanced font ',11' dynamic"
+
+# ---------------------------------------------------------------- 0: a PSF field
+# step-5 --psf lens:... or rotation:... writes varying_KIND_PRECISION.dat (one row
+# per image and size; column image: 0 the phantom, 1 the photograph). For each field
+# whose table exists (float, else double): the PSNR of every method on the phantom
+# and on the photograph, and the time on the phantom, against n (log scale), as
+# step-5_varying_KIND.png and .svg. Drawn first: a folder may hold only these.
+set datafile missing "NaN"
+set grid
+set style data linespoints
+do for [kind in "lens rotation"] {
+  vfile = dir . "/varying_" . kind . "_float.dat"
+  if (!has(vfile)) { vfile = dir . "/varying_" . kind . "_double.dat" }
+  if (has(vfile)) {
+    vcols = cols_of(vfile)
+    vimage = index_of(vcols, "image")
+    vfirst = index_of(vcols, "degraded_psnr") + 1
+    vms = index_of(vcols, "dense_course_solve_ms")
+    vlast = index_of(vcols, "cg_iterations") - 1
+    vpsnr = with_data(vfile, vfirst, vms - 1)
+    vtimes = with_data(vfile, vms, vlast)
+    vgpu = gpu_of(vfile)
+    rows_of(k) = system(sprintf("awk '!/^#/ && NF && $%d == %d' '%s' | wc -l", vimage, k, vfile)) + 0
+    vpanels = (rows_of(0) > 0) + (rows_of(1) > 0) + (rows_of(0) > 0 && words(vtimes) > 0)
+    do for [terminal in "png svg"] {
+      if (vpanels == 0 || words(vpsnr) == 0) { break }
+      panels = vpanels
+      eval (terminal eq "png" ? do_png : do_svg)
+      set output out . "/step-5_varying_" . kind . "." . terminal
+      set logscale x
+      set format x "%.0s%c"
+      set xlabel "unknowns n = s^2 (an s x s image)"
+      set key outside bottom center horizontal noenhanced font ",9" maxrows 5
+      set multiplot layout 1,vpanels title "step-5: the " . kind . " field, every method (" . \
+          system(sprintf("sed -n 's/^# precision: *//p' '%s'", vfile)) . ", GPU: " . vgpu . ")"
+      do for [k = 0:1] {
+        if (rows_of(k) > 0) {
+          set title (k == 0 ? "PSNR, the phantom" : "PSNR, the photograph")
+          set ylabel "PSNR (dB)"
+          plot vfile using 1:(column(vimage) == k ? column(vfirst - 1) : NaN) title "degraded" lc rgb "gray" lw 2 dt 2, \
+               for [c in vpsnr] vfile using 1:(column(vimage) == k ? column(c + 0) : NaN) \
+               title word(vcols, c + 0)[1:strlen(word(vcols, c + 0)) - 5] lc rgb colour(c - vfirst + 1) \
+               pt marker(c - vfirst + 1) lw 2
+        }
+      }
+      if (rows_of(0) > 0 && words(vtimes) > 0) {
+        set title "time, the phantom"
+        set ylabel "time (ms)"
+        set logscale y
+        set format y "10^{%L}"
+        plot for [c in vtimes] vfile using 1:(column(vimage) == 0 ? column(c + 0) : NaN) \
+             title no_ms(word(vcols, c + 0)) lc rgb colour(c - vms + 1) pt marker(c - vms + 1) lw 2
+        unset logscale y
+        set format y
+      }
+      unset multiplot
+      unset logscale; set format x; unset key
+    }
+  }
+}
+
 tables = has(file_of("times", 1)) + has(file_of("times", 2))
 if (tables == 0) { print "step-5/plot.gp: no tables in " . dir; exit }
 gpu = gpu_of(file_of("times", has(file_of("times", 1)) ? 1 : 2))
@@ -33,8 +102,6 @@ do for [name in "times stages quality"] {
 set datafile missing "NaN"
 set grid
 set style data linespoints
-do_png = "set terminal pngcairo size 650 * panels + 100, 560 enhanced font ',11'"
-do_svg = "set terminal svg size 650 * panels + 100, 560 enhanced font ',11' dynamic"
 
 # The methods' names as the console prints them, from their column names.
 label(c) = (c eq "dense_course_solve" ? "dense, step-4's kernels, two solves" : \
@@ -49,7 +116,11 @@ label(c) = (c eq "dense_course_solve" ? "dense, step-4's kernels, two solves" : 
             c eq "gauss_seidel" ? "Gauss-Seidel (CPU, double)" : \
             c eq "cholmod" ? "sparse Cholesky, CHOLMOD (CPU, double)" : \
             c eq "dense_tf32_refined" ? "dense, TF32 products, refined in FP32" : \
-            c eq "dense_cusolver_irs" ? "dense, cuBLAS SYRK + cuSOLVER IRS (TF32 LU, refined)" : c)
+            c eq "dense_cusolver_irs" ? "dense, cuBLAS SYRK + cuSOLVER IRS (TF32 LU, refined)" : \
+            c eq "fft_mean" ? "FFT filter, the mean PSF" : \
+            c eq "fft_piecewise" ? "piecewise FFT, 4 x 4 regions" : \
+            c eq "band_mean_psf" ? "band, the mean PSF (invariant)" : \
+            c eq "cg_mean_psf" ? "CG, the mean PSF (invariant)" : c)
 
 # ---------------------------------------------------------------- 1: times
 # A panel for each precision in which some method ran (without a GPU, the CPU's
@@ -221,6 +292,38 @@ do for [figure = 1:2] {
     unset multiplot
   } else {
     skipped = left_out(skipped, figure == 1 ? "the phantom's images (none written)" : "step-5_image.png (no --image run)")
+  }
+}
+
+# ---------------------------------------------------------------- 5: a PSF field's images
+# For each field's float table: the photograph at the largest side it ran (else the
+# phantom at the largest side up to 256), through the field: the original, the
+# degraded image, the exact model's methods and the FFT's approximations, PSNR in the
+# titles, as step-5_varying_KIND_images.png.
+varying_pictures = "original degraded band_course_solve cg cholmod fft_mean fft_piecewise band_mean_psf"
+varying_psnr(file, rows, k, name) = system(sprintf("awk -v want=%d -v k=%d -v name=%s '/^# n / { for (i = 2; i <= NF; ++i) { if ($i == name \"_psnr\") c = i - 1; if ($i == \"image\") m = i - 1 } } !/^#/ && NF && $2 == want && $m == k { print $c }' '%s'", rows, k, name, file))
+largest_side(file, k, most) = system(sprintf("awk -v k=%d -v most=%d '/^# n / { for (i = 2; i <= NF; ++i) if ($i == \"image\") m = i - 1 } !/^#/ && NF && $m == k && $2 <= most && $2 > s { s = $2 } END { print s + 0 }' '%s'", k, most, file)) + 0
+do for [kind in "lens rotation"] {
+  vfile = dir . "/varying_" . kind . "_float.dat"
+  if (has(vfile)) {
+    k = (largest_side(vfile, 1, 1024) > 0 ? 1 : 0)
+    side = largest_side(vfile, k, k == 1 ? 1024 : 256)
+    name = (k == 1 ? "photograph" : "phantom")
+    stem = dir . "/images/" . sprintf("varying_%s_%s_s%04d_float_", kind, name, side)
+    if (side > 0 && has(stem . "original.png")) {
+      set output out . "/step-5_varying_" . kind . "_images.png"
+      set multiplot layout 2,4 title sprintf("step-5: the %s %d x %d through the %s field, float (GPU: %s)", name, side, side, kind, gpu)
+      drawn = 0
+      do for [m in varying_pictures] {
+        picture = stem . m . ".png"
+        if (drawn < 8 && has(picture)) {
+          set title picture_title(m, m eq "original" ? "" : varying_psnr(vfile, side, k, m)) noenhanced
+          plot picture binary filetype=png with rgbimage
+          drawn = drawn + 1
+        }
+      }
+      unset multiplot
+    }
   }
 }
 if (skipped ne "") { print "step-5/plot.gp: left out " . skipped }

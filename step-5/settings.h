@@ -6,13 +6,17 @@
 // there.
 
 #include "methods/dense_pipeline.h"
+#include "methods/sparse_cholesky.h"
 
 #include <lab/cli.h>
 #include <lab/device.h>
+#include <lab/format.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace step5
@@ -63,5 +67,64 @@ namespace step5
   bool dense_fits(const Settings &settings, int rows, int cols)
   {
     return settings.fits_on_gpu(dense_bytes<T>(rows, cols));
+  }
+
+  // @sect3{How far each method goes, and how often it is timed}
+  //
+  // Gauss–Seidel on the CPU only up to this side: its sweeps are sequential, and
+  // their number grows with A's condition number (see the results page).
+  constexpr int gauss_seidel_limit = 64;
+  // The sparse Cholesky (CHOLMOD, CPU, double) up to this side: at 512² its stencil
+  // and factor take a few GB of host memory and seconds; it runs once per image.
+  constexpr int sparse_cholesky_limit = 512;
+
+  // The CPU methods, Gauss–Seidel and the sparse Cholesky (both in double), run with
+  // the first precision asked for only: they are the same computation in both.
+  template <typename T>
+  bool first_precision(const Settings &settings)
+  {
+    return std::is_same_v<T, float> || !settings.options.wants_float();
+  }
+
+  // Whether Gauss–Seidel and CHOLMOD run on a rows × cols image in precision T: asked
+  // for, in the first precision, and within their limits (CHOLMOD where the build has
+  // it).
+  template <typename T>
+  bool runs_gauss_seidel(const Settings &settings, int rows, int cols)
+  {
+    return settings.wants("gauss-seidel") && first_precision<T>(settings) && std::max(rows, cols) <= gauss_seidel_limit;
+  }
+
+  template <typename T>
+  bool runs_cholmod(const Settings &settings, int rows, int cols)
+  {
+    return settings.wants("cholmod") && first_precision<T>(settings) && have_cholmod() &&
+           rows * cols <= sparse_cholesky_limit * sparse_cholesky_limit;
+  }
+
+  // The line that says what did not fit: @p what_needs is its subject and verb, "dense
+  // pipelines skipped: they need".
+  inline void say_skipped_for_memory(const Settings &settings, const std::string &what_needs, double bytes)
+  {
+    std::printf("    %s %s of GPU memory, %s free\n", what_needs.c_str(), lab::format_bytes(std::size_t(bytes)).c_str(),
+                lab::format_bytes(settings.device.free_memory).c_str());
+  }
+
+  // How often the dense pipelines run on an image of n pixels. They take a fraction of
+  // a second up to 128², and the time printed is the median of several runs, which
+  // also leaves out the first run's one-time costs (cuBLAS choosing and loading its
+  // kernels for each new shape: measured up to twice the pipeline's time at 128² when
+  // no smaller size ran before). At 256² they take seconds each, and one run is
+  // timed: the one-time costs are then about 1%.
+  inline int dense_repetitions(const Settings &settings, int n)
+  {
+    return n <= 128 * 128 ? settings.options.reps : 1;
+  }
+
+  // The band pipeline takes well under a second up to 512²: the median of several
+  // runs there, one run at 1024².
+  inline int band_repetitions(const Settings &settings, int n)
+  {
+    return n <= 512 * 512 ? settings.options.reps : 1;
   }
 } // namespace step5

@@ -23,6 +23,11 @@
 // `--image FILE` restores a PGM image of your own instead of the phantom;
 // `--degraded FILE --psf FILE` restores an image degraded elsewhere (no degradation
 // here), `--reference FILE` then gives the original for the PSNR.
+//
+// `--psf lens:SIGMA_CENTRE:SIGMA_CORNER:SIZE` or `--psf rotation:ANGLE_DEGREES:SIZE`
+// is a blur that changes across the image (a PSF field): then the program compares
+// the methods that take H as it is with the FFT's approximations on the phantom and
+// the photograph (varying_comparison.h), table `step-5/varying_KIND_<precision>.dat`.
 
 // @sect3{Include files}
 #include "gpu/gram_matrix.h"
@@ -32,11 +37,13 @@
 #include "model/lambda_option.h"
 #include "model/noise.h"
 #include "model/psf.h"
+#include "model/psf_field.h"
 #include "report/checks.h"
 #include "report/report.h"
 #include "report/tables.h"
 #include "settings.h"
 #include "thesis_test_set.h"
+#include "varying_comparison.h"
 
 #include <lab/checks.h>
 #include <lab/cli.h>
@@ -73,26 +80,13 @@ namespace step5
   // (4096², seconds).
   const std::vector<int> full_sweep = {32, 64, 128, 256, 512, 1024};
   const std::vector<int> quick_sweep = {32, 64};
-  // Gauss–Seidel on the CPU only up to this side: its sweeps are sequential, and
-  // their number grows with A's condition number (see the results page).
-  constexpr int gauss_seidel_limit = 64;
-  // The sparse Cholesky (CHOLMOD, CPU, double) up to this side: at 512² its stencil
-  // and factor take a few GB of host memory and seconds; it runs once per image.
-  constexpr int sparse_cholesky_limit = 512;
-
   // The PSF a --psf argument names: an existing file is read, anything else is a
-  // description (psf.h).
-  Psf psf_from_argument(const std::string &argument)
+  // description (psf.h), a field's among them (psf_field.h); one PSF is the field that
+  // is the same everywhere.
+  PsfField field_from_argument(const std::string &argument)
   {
-    return std::filesystem::is_regular_file(argument) ? read_psf(argument) : parse_psf(argument);
-  }
-
-  // The CPU methods, Gauss–Seidel and the sparse Cholesky (both in double), run with
-  // the first precision asked for only: they are the same computation in both.
-  template <typename T>
-  bool first_precision(const Settings &settings)
-  {
-    return std::is_same_v<T, float> || !settings.options.wants_float();
+    return std::filesystem::is_regular_file(argument) ? constant_field(read_psf(argument))
+                                                      : parse_psf_field(argument);
   }
 
   // @sect3{What the program refuses}
@@ -103,15 +97,17 @@ namespace step5
   // cannot be written are refused later, but still before any work.
   struct Degradation
   {
-    Psf psf;
+    Psf psf;        // the one PSF (empty for a field that varies)
     Noise noise;
+    PsfField field; // the blur as --psf gave it
   };
 
   // Reads the PSF and the noise the command line describes, refusing what does not
   // parse, then refuses the combinations that cannot work; returns what it read.
   Degradation refuse_bad_input(const Settings &settings)
   {
-    const Degradation degradation{psf_from_argument(settings.psf), parse_noise(settings.noise)};
+    const PsfField field = field_from_argument(settings.psf);
+    const Degradation degradation{field.psf, parse_noise(settings.noise), field};
     const Noise &noise = degradation.noise;
     if (!settings.degraded_file.empty() && !settings.psf_given)
       throw lab::bad_input("--degraded needs --psf: the PSF the image was blurred with");
@@ -149,9 +145,13 @@ namespace step5
       std::printf("sparse Cholesky (CHOLMOD, CPU): not in this build (no SuiteSparse)\n");
   }
 
-  void print_header(const Settings &settings, const Psf &psf)
+  void print_header(const Settings &settings, const PsfField &psf)
   {
-    std::printf("model: g = H f + noise, H = convolution with the psf (centre rows/2, cols/2), zero boundary\n");
+    if (psf.varies())
+      std::printf("model: g = H f + noise, H = the blur of a psf field (each pixel of g its own psf, centre rows/2, "
+                  "cols/2), zero boundary\n");
+    else
+      std::printf("model: g = H f + noise, H = convolution with the psf (centre rows/2, cols/2), zero boundary\n");
     std::printf("vendor pipeline: H stored for cuBLAS SYRK's faster transposition (by rows below n = %d, by columns "
                 "from there), potrf and potrs with LOWER\n",
                 vendor_h_by_columns_from);
@@ -180,32 +180,6 @@ namespace step5
     return {pixels * 64 * sizeof(double), pixels * 16 * sizeof(T)};
   }
 
-  // The line that says what did not fit: @p what_needs is its subject and verb, "dense
-  // pipelines skipped: they need".
-  void say_skipped_for_memory(const Settings &settings, const std::string &what_needs, double bytes)
-  {
-    std::printf("    %s %s of GPU memory, %s free\n", what_needs.c_str(), lab::format_bytes(std::size_t(bytes)).c_str(),
-                lab::format_bytes(settings.device.free_memory).c_str());
-  }
-
-  // How often the dense pipelines run on an image of n pixels. They take a fraction of
-  // a second up to 128², and the time printed is the median of several runs, which
-  // also leaves out the first run's one-time costs (cuBLAS choosing and loading its
-  // kernels for each new shape: measured up to twice the pipeline's time at 128² when
-  // no smaller size ran before). At 256² they take seconds each, and one run is
-  // timed: the one-time costs are then about 1%.
-  int dense_repetitions(const Settings &settings, int n)
-  {
-    return n <= 128 * 128 ? settings.options.reps : 1;
-  }
-
-  // The band pipeline takes well under a second up to 512²: the median of several
-  // runs there, one run at 1024².
-  int band_repetitions(const Settings &settings, int n)
-  {
-    return n <= 512 * 512 ? settings.options.reps : 1;
-  }
-
   // @sect3{One image, every method}
   //
   // Which methods run on a rows × cols image in precision T: those asked for that fit,
@@ -214,7 +188,6 @@ namespace step5
   RestoreOptions restore_options(const Settings &settings, const Psf &psf, int rows, int cols, double lambda)
   {
     const int n = rows * cols;
-    const bool with_cpu_methods = first_precision<T>(settings);
     RestoreOptions options;
     options.lambda = lambda;
     options.use_gpu = settings.use_gpu;
@@ -226,10 +199,8 @@ namespace step5
     options.band = settings.wants("band") && settings.fits_on_gpu(band_bytes);
     options.cg = settings.wants("cg");
     options.fft = settings.wants("fft");
-    options.gauss_seidel =
-      settings.wants("gauss-seidel") && with_cpu_methods && std::max(rows, cols) <= gauss_seidel_limit;
-    options.sparse_cholesky = settings.wants("cholmod") && with_cpu_methods && have_cholmod() &&
-                              n <= sparse_cholesky_limit * sparse_cholesky_limit;
+    options.gauss_seidel = runs_gauss_seidel<T>(settings, rows, cols);
+    options.sparse_cholesky = runs_cholmod<T>(settings, rows, cols);
     // The TF32 pipeline (float) with the dense ones. It runs after them, on its own H
     // and A, but asks for as much as the dense pipelines' three matrices and its own
     // solver's copy of A and its products' scratch: at 256² on an 80 GB GPU, where
@@ -339,13 +310,21 @@ namespace step5
     });
   }
 
-  // --image FILE: degraded here, by the PSF and the noise asked for.
-  void restore_image_file(const Settings &settings, const Psf &psf, const Noise &noise, lab::Checks &checks,
+  // --image FILE: degraded here, by the PSF and the noise asked for; through a PSF
+  // field by varying_comparison.h.
+  void restore_image_file(const Settings &settings, const Degradation &degradation, lab::Checks &checks,
                           lab::Cublas *cublas)
   {
+    const Psf &psf = degradation.psf;
+    const Noise &noise = degradation.noise;
     const lab::Matrix<double> original = lab::read_pgm(settings.image_file);
-    check_psf(psf, original.rows(), original.cols());
+    check_field(degradation.field, original.rows(), original.cols());
     std::printf("\n%s (%d x %d)\n", settings.image_file.c_str(), original.cols(), original.rows());
+    if (degradation.field.varies())
+      {
+        refuse_field_sizes_that_do_not_fit(settings, degradation.field, {std::max(original.rows(), original.cols())});
+        return restore_image_through_field(settings, degradation.field, noise, original, checks, cublas);
+      }
     const lab::Matrix<double> degraded = degrade(original, psf, noise, settings.seed);
     restore_in_each_precision(settings, psf, original, degraded, noise_level(psf, original, degraded), "image", checks,
                               cublas);
@@ -354,9 +333,11 @@ namespace step5
   // --degraded FILE with --psf: degraded elsewhere, restored here, with the PSNR
   // against --reference when it is given; --noise gaussian:SIGMA, if given, is the
   // noise level the discrepancy principle uses (without it, the default λ is GCV's).
-  void restore_degraded_file(const Settings &settings, const Psf &psf, const Noise &noise, lab::Checks &checks,
+  void restore_degraded_file(const Settings &settings, const Degradation &degradation, lab::Checks &checks,
                              lab::Cublas *cublas)
   {
+    const PsfField &field = degradation.field;
+    const Noise &noise = degradation.noise;
     const lab::Matrix<double> degraded = lab::read_pgm(settings.degraded_file);
     lab::Matrix<double> reference;
     if (!settings.reference_file.empty())
@@ -367,11 +348,14 @@ namespace step5
                                " x " + std::to_string(reference.rows()) + ", the degraded image " +
                                std::to_string(degraded.cols()) + " x " + std::to_string(degraded.rows()));
       }
-    check_psf(psf, degraded.rows(), degraded.cols());
+    check_field(field, degraded.rows(), degraded.cols());
     std::printf("\nrestoring %s (%d x %d) with psf %s\n", settings.degraded_file.c_str(), degraded.cols(),
-                degraded.rows(), psf.name.c_str());
+                degraded.rows(), field.name.c_str());
     const double sigma = settings.noise_given && noise.kind == "gaussian" ? noise.amount : 0;
-    restore_in_each_precision(settings, psf, reference, degraded, sigma, "restored", checks, cublas);
+    if (!field.varies())
+      return restore_in_each_precision(settings, field.psf, reference, degraded, sigma, "restored", checks, cublas);
+    refuse_field_sizes_that_do_not_fit(settings, field, {std::max(degraded.rows(), degraded.cols())});
+    restore_through_field_in_each_precision(settings, field, reference, degraded, sigma, "restored", checks, cublas);
   }
 
   // @sect3{The phantom at every size}
@@ -400,13 +384,16 @@ namespace step5
   }
 
   // The image the command line asks to restore: one degraded elsewhere, one of your
-  // own, or the phantom.
+  // own, or the phantom; through a PSF field that varies, the phantom and the
+  // photograph (varying_comparison.h).
   void run(const Settings &settings, const Degradation &degradation, lab::Checks &checks, lab::Cublas *cublas)
   {
     if (!settings.degraded_file.empty())
-      restore_degraded_file(settings, degradation.psf, degradation.noise, checks, cublas);
+      restore_degraded_file(settings, degradation, checks, cublas);
     else if (!settings.image_file.empty())
-      restore_image_file(settings, degradation.psf, degradation.noise, checks, cublas);
+      restore_image_file(settings, degradation, checks, cublas);
+    else if (degradation.field.varies())
+      run_varying_comparison(settings, degradation.field, degradation.noise, checks, cublas);
     else
       run_phantom(settings, degradation.psf, degradation.noise, checks, cublas);
   }
@@ -419,7 +406,11 @@ namespace step5
     lab::add_common_options(app, settings.options);
     app.add_option("--psf", settings.psf,
                    "gaussian:SIGMA:SIZE, box:SIZE, motion:LENGTH:ANGLE, trail:LENGTH:ANGLE (one-sided), "
-                   "sharpen[:ALPHA], or a file of rows of numbers (row 0 the top of the picture)")
+                   "sharpen[:ALPHA], or a file of rows of numbers (row 0 the top of the picture); or a PSF field, "
+                   "blur that changes across the image: lens:SIGMA_CENTRE:SIGMA_CORNER:SIZE (a Gaussian whose sigma "
+                   "grows with the squared distance from the centre) or rotation:ANGLE_DEGREES:SIZE (the camera "
+                   "turning during the exposure), SIZE odd; with a field the program compares the methods on the "
+                   "phantom and the photograph (varying_KIND_PRECISION.dat)")
       ->type_name("PSF")
       ->capture_default_str();
     app.add_option("--noise", settings.noise, "none, gaussian:SIGMA or salt-and-pepper:DENSITY")
@@ -488,7 +479,7 @@ int main(int argc, char **argv)
     [&](const lab::DeviceInfo &device, lab::Checks &checks) {
       settings.device = device;
       settings.use_gpu = device.present;
-      print_header(settings, degradation.psf);
+      print_header(settings, degradation.field);
       const std::unique_ptr<lab::Cublas> cublas = settings.use_gpu ? std::make_unique<lab::Cublas>() : nullptr;
       run(settings, degradation, checks, cublas.get());
     },

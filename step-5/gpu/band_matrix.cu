@@ -1,5 +1,6 @@
 // The band storage and the normal matrix assembled into it (see band_matrix.h).
 #include "gpu/band_matrix.h"
+#include "gpu/field_gpu.h"
 
 #include <lab/cuda_check.h>
 
@@ -37,6 +38,11 @@ namespace step5
   int normal_matrix_bandwidth(const Psf &psf, int cols)
   {
     return bandwidth_of(psf.rows(), psf.cols(), cols);
+  }
+
+  int normal_matrix_bandwidth(const PsfField &field, int cols)
+  {
+    return bandwidth_of(field.rows(), field.cols(), cols);
   }
 
   // @sect3{The normal matrix from the PSF, entry by entry}
@@ -99,6 +105,8 @@ namespace step5
   void assemble_normal_band(const DevicePsf<T> &psf, int rows, int cols, T lambda, const BandLayout &layout,
                             T *storage, cudaStream_t stream)
   {
+    if (psf.varies())
+      return assemble_field_normal_band(psf, rows, cols, lambda, layout, storage, stream);
     const int needed = bandwidth_of(psf.rows, psf.cols, cols);
     if (layout.n != rows * cols || layout.bandwidth < needed)
       throw std::invalid_argument("step5::assemble_normal_band: the layout (n = " + std::to_string(layout.n) +

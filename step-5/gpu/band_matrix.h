@@ -83,6 +83,7 @@
 
 #include "gpu/blur_gpu.h"
 #include "model/psf.h"
+#include "model/psf_field.h"
 
 #include <lab/host_device.h>
 
@@ -117,6 +118,9 @@ namespace step5
   // b for the normal matrix of @p psf on images @p cols pixels wide (any number of
   // rows): (p.rows − 1)·cols + p.cols − 1.
   int normal_matrix_bandwidth(const Psf &psf, int cols);
+  // The same for a PSF field: its picture's size counts, as one PSF's does
+  // (varying_blur.h).
+  int normal_matrix_bandwidth(const PsfField &field, int cols);
 
   // Writes A = HᵀH + λI for images of rows × cols pixels into @p storage (device
   // memory of layout.elements() entries), on @p stream: all of it zero, then every

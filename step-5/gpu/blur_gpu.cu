@@ -1,7 +1,10 @@
 // The blur model on the GPU (see blur_gpu.h).
 #include "gpu/blur_gpu.h"
+#include "gpu/field_gpu.h"
 
 #include <lab/cuda_check.h>
+
+#include <vector>
 
 namespace step5
 {
@@ -12,6 +15,29 @@ namespace step5
   {
     const lab::Matrix<T> values = lab::convert<T>(psf.taps);
     taps.copy_from_host(values.data(), taps.count());
+  }
+
+  // A field's table goes to the device tap by tap (field_gpu.h), converted to T; a
+  // constant field's one PSF as the PSF itself.
+  template <typename T>
+  DevicePsf<T>::DevicePsf(const SampledField &field)
+    : taps(static_cast<std::size_t>(field.rows) * field.cols *
+           (field.pixel_stride == 0 ? 1 : static_cast<std::size_t>(field.image_rows) * field.image_cols)),
+      rows(field.rows), cols(field.cols), centre_row(field.centre_row), centre_col(field.centre_col),
+      image_rows(field.image_rows), image_cols(field.image_cols)
+  {
+    const long pixels = field.pixel_stride == 0 ? 1 : static_cast<long>(field.image_rows) * field.image_cols;
+    const int per_pixel = field.rows * field.cols;
+    std::vector<T> by_tap(taps.count());
+    for (long pixel = 0; pixel < pixels; ++pixel)
+      for (int tap = 0; tap < per_pixel; ++tap)
+        by_tap[tap * pixels + pixel] = static_cast<T>(field.taps[pixel * per_pixel + tap]);
+    taps.copy_from_host(by_tap.data(), by_tap.size());
+    if (field.pixel_stride != 0)
+      {
+        tap_stride = pixels;
+        pixel_stride = 1;
+      }
   }
 
   // The kernels receive the PSF by value: its shape and a pointer to its weights.
@@ -76,9 +102,12 @@ namespace step5
     LAB_CHECK_LAUNCH();
   }
 
+  // A PSF field has kernels of its own (field_gpu.h).
   template <typename T>
   void blur_on_device(const DevicePsf<T> &psf, int rows, int cols, const T *f, T *g, cudaStream_t stream)
   {
+    if (psf.varies())
+      return field_blur_on_device(psf, rows, cols, f, g, stream);
     gather<T, -1>(psf, rows, cols, f, g, stream);
   }
 
@@ -86,6 +115,8 @@ namespace step5
   void blur_transpose_on_device(const DevicePsf<T> &psf, int rows, int cols, const T *f, T *g,
                                 cudaStream_t stream)
   {
+    if (psf.varies())
+      return field_blur_transpose_on_device(psf, rows, cols, f, g, stream);
     gather<T, +1>(psf, rows, cols, f, g, stream);
   }
 
@@ -131,6 +162,8 @@ namespace step5
   template <typename T>
   void build_blur_matrix(const DevicePsf<T> &psf, int rows, int cols, T *h, cudaStream_t stream, Storage storage)
   {
+    if (psf.varies())
+      return build_field_blur_matrix(psf, rows, cols, h, stream, storage);
     const long n = static_cast<long>(rows) * cols;
     LAB_CHECK(cudaMemsetAsync(h, 0, static_cast<std::size_t>(n) * n * sizeof(T), stream));
     const long threads = n * psf.rows * psf.cols;

@@ -9,6 +9,7 @@
 // reads at the same address (a broadcast, served by the cache).
 
 #include "model/psf.h"
+#include "model/psf_field.h"
 
 #include <lab/device_buffer.h>
 
@@ -17,13 +18,26 @@
 namespace step5
 {
   // The PSF on the device, in the precision of the computation.
+  //
+  // Or a PSF field (psf_field.h), sampled for one image size: then every pixel has
+  // its own rows × cols weights, and the functions below apply them instead
+  // (field_gpu.h), with no change to the methods that call them. The weight (u, v) of
+  // pixel i, tap t = u·cols + v, is taps[t·tap_stride + i·pixel_stride]: one PSF has
+  // tap_stride 1 and pixel_stride 0, a field tap_stride n and pixel_stride 1 (tap by
+  // tap, each an image of n weights: field_gpu.h says why).
   template <typename T>
   struct DevicePsf
   {
     explicit DevicePsf(const Psf &psf);
+    explicit DevicePsf(const SampledField &field);
 
-    lab::DeviceBuffer<T> taps; // rows × cols, row-major
+    lab::DeviceBuffer<T> taps; // rows × cols, row-major; a field's: rows·cols images
     int rows, cols, centre_row, centre_col;
+    long tap_stride = 1, pixel_stride = 0;
+    int image_rows = 0, image_cols = 0; // a field's image size (0 for one PSF)
+
+    // Whether the weights change from pixel to pixel.
+    bool varies() const { return pixel_stride != 0; }
   };
 
   // g = H f (convolution with the PSF, zero boundary); f and g are rows × cols

@@ -39,7 +39,7 @@ namespace step5
     // (band_matrix.h), and step-3's substitution reads whole blocks of 64 rows, down
     // to 63 below the band: panels narrower than a block are refused.
     template <typename T>
-    BandLayout layout_for(const Psf &psf, int rows, int cols, int panel_width)
+    BandLayout layout_for(const PsfField &psf, int rows, int cols, int panel_width)
     {
       if (panel_width != 0 && panel_width < step3::substitution_block)
         throw std::invalid_argument("step5::BandPipeline: panels of " + std::to_string(panel_width) +
@@ -52,6 +52,12 @@ namespace step5
 
   template <typename T>
   BandPipeline<T>::BandPipeline(const Psf &psf, int rows, int cols, const lab::Gemm<T> &gemm, int panel_width)
+    : BandPipeline(constant_field(psf), rows, cols, gemm, panel_width)
+  {
+  }
+
+  template <typename T>
+  BandPipeline<T>::BandPipeline(const PsfField &psf, int rows, int cols, const lab::Gemm<T> &gemm, int panel_width)
     : rows_(rows), cols_(cols), layout_(layout_for<T>(psf, rows, cols, panel_width)), gemm_(gemm),
       band_(layout_.elements()), b_(static_cast<std::size_t>(layout_.n)),
       cholesky_workspace_(best_cholesky<T>().workspace_elements(layout_.n, layout_.panel)),
@@ -77,6 +83,12 @@ namespace step5
 
   template <typename T>
   double BandPipeline<T>::device_bytes(const Psf &psf, int rows, int cols, int panel_width)
+  {
+    return device_bytes(constant_field(psf), rows, cols, panel_width);
+  }
+
+  template <typename T>
+  double BandPipeline<T>::device_bytes(const PsfField &psf, int rows, int cols, int panel_width)
   {
     const BandLayout layout = layout_for<T>(psf, rows, cols, panel_width);
     // The band, b, and the workspaces of the factorisation and of the solves.

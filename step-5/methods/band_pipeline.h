@@ -40,6 +40,7 @@
 #include "gpu/blur_gpu.h"
 #include "methods/pipeline_stages.h"
 #include "model/psf.h"
+#include "model/psf_field.h"
 
 #include <lab/device_buffer.h>
 #include <lab/gemm.h>
@@ -58,8 +59,14 @@ namespace step5
     // solves.
     BandPipeline(const Psf &psf, int rows, int cols, const lab::Gemm<T> &gemm, int panel_width = 0);
 
+    // The same for a PSF field (psf_field.h): its picture's size sets the bandwidth,
+    // as one PSF's does (varying_blur.h), and run() is then given the field's
+    // DevicePsf.
+    BandPipeline(const PsfField &field, int rows, int cols, const lab::Gemm<T> &gemm, int panel_width = 0);
+
     // The GPU memory the constructor takes.
     static double device_bytes(const Psf &psf, int rows, int cols, int panel_width = 0);
+    static double device_bytes(const PsfField &field, int rows, int cols, int panel_width = 0);
 
     // f from g (images on the device). The times: normal (A assembled from the PSF,
     // and b = Hᵀg), factor, solve; build stays 0 (there is no H).

@@ -13,6 +13,7 @@
 #include <lab/matrix.h>
 
 #include <string>
+#include <vector>
 
 namespace step5
 {
@@ -50,6 +51,15 @@ namespace step5
                                // method's own bound on η (TF32); 0: the precision's
     std::string failure;       // empty, or why the method did not produce an image
   };
+
+  // The result named @p name that has an image (no failure), or nullptr.
+  inline const MethodResult *find_result(const std::vector<MethodResult> &results, const std::string &name)
+  {
+    for (const MethodResult &m : results)
+      if (m.name == name && m.failure.empty())
+        return &m;
+    return nullptr;
+  }
 
   // The result of a method before it runs: its name and its console line's
   // description.

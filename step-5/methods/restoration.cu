@@ -6,6 +6,7 @@
 #include "methods/dense_pipeline.h"
 #include "methods/fft_filter.h"
 #include "methods/gauss_seidel.h"
+#include "methods/method_runs.h"
 #include "methods/sparse_cholesky.h"
 #include "model/blur_model.h"
 #include "report/checks.h"
@@ -38,105 +39,6 @@ namespace step5
   double iterative_tolerance<double>()
   {
     return 1e-10;
-  }
-
-  // @sect3{Running the methods}
-  //
-  // The degraded image and the PSF go to the device once; every GPU method reads them
-  // from there and writes its f into `f`; a dense pipeline makes two at a time, and
-  // writes its inverse route's into `f_inverse`. Both are poisoned (NaN) before every
-  // run of every method, so that a method that writes nothing shows NaN instead of the
-  // image the method before it left.
-  template <typename T>
-  struct DeviceProblem
-  {
-    DeviceProblem(const Psf &psf, const lab::Matrix<double> &degraded)
-      : rows(degraded.rows()), cols(degraded.cols()), psf(psf), g(lab::convert<T>(degraded)), f(degraded.size()),
-        f_inverse(degraded.size())
-    {}
-
-    lab::Matrix<double> download(const lab::DeviceBuffer<T> &image) const
-    {
-      lab::Matrix<T> values(rows, cols);
-      image.download(values);
-      return lab::convert<double>(values);
-    }
-
-    void poison_outputs()
-    {
-      f.poison();
-      f_inverse.poison();
-    }
-
-    int rows, cols;
-    DevicePsf<T> psf;
-    lab::DeviceBuffer<T> g, f, f_inverse;
-  };
-
-  // A fast method, run by @p run (one call = one restoration into its argument): once
-  // untimed (the first call of a kernel or a library pays for loading it), then
-  // @p reps times into a poisoned f, and the median counts.
-  template <typename T>
-  MethodResult time_fast_method(DeviceProblem<T> &problem, int reps, MethodResult result,
-                                const std::function<void(T *)> &run)
-  {
-    run(problem.f.data());
-    std::vector<double> samples;
-    for (int rep = 0; rep < reps; ++rep)
-      {
-        lab::EventTimer timer;
-        problem.f.poison();
-        timer.start();
-        run(problem.f.data());
-        timer.stop();
-        samples.push_back(timer.milliseconds());
-      }
-    result.milliseconds = lab::median(samples);
-    result.image = problem.download(problem.f);
-    return result;
-  }
-
-  // The stage times of a pipeline run @p runs times: each stage's median.
-  StageTimes median_times(int runs, const std::function<StageTimes()> &run)
-  {
-    std::vector<StageTimes> samples;
-    for (int rep = 0; rep < runs; ++rep)
-      samples.push_back(run());
-    StageTimes times = samples.front();
-    using Stage = double StageTimes::*;
-    for (const Stage stage : {&StageTimes::build, &StageTimes::normal, &StageTimes::factor, &StageTimes::invert,
-                              &StageTimes::inverse, &StageTimes::apply, &StageTimes::solve})
-      times.*stage = lab::median(samples, stage);
-    return times;
-  }
-
-  // Why a direct method gave no image: its factorisation found A not positive definite
-  // at @p column (λ = 0 with a singular H).
-  std::string not_positive_definite(long column)
-  {
-    return "A = H^T H + lambda I is not positive definite (column " + std::to_string(column) +
-           "): take lambda > 0";
-  }
-
-  // A pipeline's result from its stage times and its f: its time is that of the route
-  // it took, and only that route's stages are kept.
-  template <typename T>
-  MethodResult pipeline_result(MethodResult result, const StageTimes &times, const DeviceProblem<T> &problem,
-                               const lab::DeviceBuffer<T> &f, bool inverse_route)
-  {
-    result.stages = times;
-    if (times.failed_column >= 0)
-      result.failure = not_positive_definite(times.failed_column);
-    else
-      {
-        result.image = problem.download(f);
-        result.milliseconds = inverse_route ? times.inverse_route() : times.solve_route();
-        if (inverse_route)
-          result.stages.solve = 0;
-        else
-          result.stages.invert = result.stages.inverse = result.stages.apply = 0;
-      }
-    return result;
   }
 
   // @sect3{TF32 and a refinement}
@@ -276,7 +178,7 @@ namespace step5
   // for loading kernels) when it is to be timed more than once, then the median of
   // options.band_reps runs.
   template <typename T>
-  MethodResult run_band_method(DeviceProblem<T> &problem, const Psf &psf, const RestoreOptions &options)
+  MethodResult run_band_method(DeviceProblem<T> &problem, const PsfField &psf, const RestoreOptions &options)
   {
     const T lambda = static_cast<T>(options.lambda);
     BandPipeline<T> pipeline(psf, problem.rows, problem.cols, lab::Gemm<T>(step4::gemm));
@@ -342,6 +244,40 @@ namespace step5
     return result;
   }
 
+  // The CPU methods on A's stencil and b: CHOLMOD, run and timed once, and
+  // Gauss–Seidel, whose time includes @p set_up (building the stencil and b).
+  void run_cpu_methods(const NormalStencil &stencil, const lab::Matrix<double> &b, double set_up,
+                       const RestoreOptions &options, std::vector<MethodResult> &results)
+  {
+    const int rows = stencil.image_rows, cols = stencil.image_cols;
+    lab::HostTimer timer;
+    if (options.sparse_cholesky)
+      { // run and timed once
+        MethodResult sparse =
+          blank_result("cholmod", "sparse Cholesky, CHOLMOD (CPU, double)", MethodKind::sparse_cholesky);
+        SparseCholeskySolution solution = sparse_cholesky_solve(stencil, b);
+        sparse.sparse = solution.report;
+        sparse.milliseconds = solution.report.milliseconds();
+        if (solution.report.failed_pixel >= 0)
+          sparse.failure = not_positive_definite(solution.report.failed_pixel);
+        else
+          sparse.image = std::move(solution.f);
+        results.push_back(std::move(sparse));
+      }
+
+    if (options.gauss_seidel)
+      {
+        MethodResult gs = blank_result("gauss_seidel", "Gauss-Seidel (CPU, double)", MethodKind::iterative);
+        gs.tolerance = options.gauss_seidel_tolerance;
+        timer.start();
+        gs.image = lab::Matrix<double>(rows, cols);
+        gs.iterations =
+          gauss_seidel(stencil, b, gs.image, options.gauss_seidel_tolerance, options.gauss_seidel_sweeps);
+        gs.milliseconds = set_up + timer.milliseconds();
+        results.push_back(std::move(gs));
+      }
+  }
+
   template <typename T>
   std::vector<MethodResult> restore_with_every_method(const Psf &psf, const lab::Matrix<double> &degraded,
                                                       const RestoreOptions &options, lab::Cublas *cublas)
@@ -370,7 +306,7 @@ namespace step5
                 results.push_back(run_irs_method(problem, pipeline, options, *cublas));
             }
         if (options.band)
-          results.push_back(run_band_method(problem, psf, options));
+          results.push_back(run_band_method(problem, constant_field(psf), options));
         if (options.cg)
           results.push_back(run_cg_method(problem, options));
         if (options.fft)
@@ -388,33 +324,7 @@ namespace step5
       {
         timer.start();
         const NormalStencil stencil = normal_matrix_stencil(psf, rows, cols, options.lambda);
-        const double set_up = b_milliseconds + timer.milliseconds();
-
-        if (options.sparse_cholesky)
-          { // run and timed once
-            MethodResult sparse =
-              blank_result("cholmod", "sparse Cholesky, CHOLMOD (CPU, double)", MethodKind::sparse_cholesky);
-            SparseCholeskySolution solution = sparse_cholesky_solve(stencil, b);
-            sparse.sparse = solution.report;
-            sparse.milliseconds = solution.report.milliseconds();
-            if (solution.report.failed_pixel >= 0)
-              sparse.failure = not_positive_definite(solution.report.failed_pixel);
-            else
-              sparse.image = std::move(solution.f);
-            results.push_back(std::move(sparse));
-          }
-
-        if (options.gauss_seidel)
-          {
-            MethodResult gs = blank_result("gauss_seidel", "Gauss-Seidel (CPU, double)", MethodKind::iterative);
-            gs.tolerance = options.gauss_seidel_tolerance;
-            timer.start();
-            gs.image = lab::Matrix<double>(rows, cols);
-            gs.iterations =
-              gauss_seidel(stencil, b, gs.image, options.gauss_seidel_tolerance, options.gauss_seidel_sweeps);
-            gs.milliseconds = set_up + timer.milliseconds();
-            results.push_back(std::move(gs));
-          }
+        run_cpu_methods(stencil, b, b_milliseconds + timer.milliseconds(), options, results);
       }
 
     // η of every image for the equations its method solves: every check of a method
@@ -427,4 +337,17 @@ namespace step5
                                                                       const RestoreOptions &, lab::Cublas *);
   template std::vector<MethodResult> restore_with_every_method<double>(const Psf &, const lab::Matrix<double> &,
                                                                        const RestoreOptions &, lab::Cublas *);
+  // The runs that the field's list uses too (method_runs.h).
+  template void run_dense_methods(DeviceProblem<float> &, const RestoreOptions &, lab::Cublas &,
+                                  std::vector<MethodResult> &);
+  template void run_dense_methods(DeviceProblem<double> &, const RestoreOptions &, lab::Cublas &,
+                                  std::vector<MethodResult> &);
+  template MethodResult run_band_method(DeviceProblem<float> &, const PsfField &, const RestoreOptions &);
+  template MethodResult run_band_method(DeviceProblem<double> &, const PsfField &, const RestoreOptions &);
+  template MethodResult run_cg_method(DeviceProblem<float> &, const RestoreOptions &);
+  template MethodResult run_cg_method(DeviceProblem<double> &, const RestoreOptions &);
+  template MethodResult run_fft_method(DeviceProblem<float> &, const Psf &, FftBoundary, const lab::Matrix<double> &,
+                                       const RestoreOptions &);
+  template MethodResult run_fft_method(DeviceProblem<double> &, const Psf &, FftBoundary,
+                                       const lab::Matrix<double> &, const RestoreOptions &);
 } // namespace step5

@@ -185,11 +185,17 @@ namespace step5
   double backward_error_of(const Psf &psf, const lab::Matrix<double> &b, const lab::Matrix<double> &m_f,
                            double lambda, const lab::Matrix<double> &f)
   {
+    return backward_error_of(absolute_sum(psf) * absolute_sum(psf), b, m_f, lambda, f);
+  }
+
+  double backward_error_of(double m_norm_bound, const lab::Matrix<double> &b, const lab::Matrix<double> &m_f,
+                           double lambda, const lab::Matrix<double> &f)
+  {
     lab::Matrix<double> residual(f.rows(), f.cols());
     for (int r = 0; r < f.rows(); ++r)
       for (int c = 0; c < f.cols(); ++c)
         residual(r, c) = b(r, c) - m_f(r, c) - lambda * f(r, c);
-    const double a_norm = absolute_sum(psf) * absolute_sum(psf) + lambda;
+    const double a_norm = m_norm_bound + lambda;
     return norm(residual) / (a_norm * norm(f) + norm(b));
   }
 } // namespace step5

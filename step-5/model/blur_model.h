@@ -95,4 +95,9 @@ namespace step5
   // NaN in f gives NaN.
   double backward_error_of(const Psf &psf, const lab::Matrix<double> &b, const lab::Matrix<double> &m_f,
                            double lambda, const lab::Matrix<double> &f);
+
+  // The same with the bound on ‖M‖ given, @p m_norm_bound in place of ‖p‖₁² (a PSF
+  // field's: varying_blur.h).
+  double backward_error_of(double m_norm_bound, const lab::Matrix<double> &b, const lab::Matrix<double> &m_f,
+                           double lambda, const lab::Matrix<double> &f);
 } // namespace step5

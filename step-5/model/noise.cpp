@@ -43,7 +43,11 @@ namespace step5
   lab::Matrix<double> degrade(const lab::Matrix<double> &original, const Psf &psf, const Noise &noise,
                               std::uint64_t seed)
   {
-    const lab::Matrix<double> blurred = blur(psf, original);
+    return add_noise(blur(psf, original), noise, seed);
+  }
+
+  lab::Matrix<double> add_noise(const lab::Matrix<double> &blurred, const Noise &noise, std::uint64_t seed)
+  {
     if (noise.kind == "gaussian")
       return lab::add_gaussian_noise(blurred, noise.amount, seed);
     if (noise.kind == "salt-and-pepper")
@@ -53,6 +57,11 @@ namespace step5
 
   double noise_level(const Psf &psf, const lab::Matrix<double> &original, const lab::Matrix<double> &degraded)
   {
-    return std::sqrt(lab::mean_squared_error(blur(psf, original), degraded));
+    return noise_level(blur(psf, original), degraded);
+  }
+
+  double noise_level(const lab::Matrix<double> &blurred, const lab::Matrix<double> &degraded)
+  {
+    return std::sqrt(lab::mean_squared_error(blurred, degraded));
   }
 } // namespace step5

@@ -30,4 +30,9 @@ namespace step5
 
   // The root mean square of the noise in @p degraded: what is left after the blur.
   double noise_level(const Psf &psf, const lab::Matrix<double> &original, const lab::Matrix<double> &degraded);
+
+  // The same two for a blur that is given already blurred (a PSF field's,
+  // varying_blur.h): the noise added to @p blurred, and its level.
+  lab::Matrix<double> add_noise(const lab::Matrix<double> &blurred, const Noise &noise, std::uint64_t seed);
+  double noise_level(const lab::Matrix<double> &blurred, const lab::Matrix<double> &degraded);
 } // namespace step5

@@ -25,13 +25,7 @@ namespace step5
     // MATLAB's eps, which its fspecial uses in places that we follow.
     constexpr double epsilon = std::numeric_limits<double>::epsilon();
 
-    // Numbers in names and messages the way people write them: 1.5, not 1.500000.
-    std::string text_of(double value)
-    {
-      char buffer[32];
-      std::snprintf(buffer, sizeof buffer, "%g", value);
-      return buffer;
-    }
+    using description::text_of;
 
     std::string size_text(int rows, int cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
 
@@ -243,8 +237,22 @@ namespace step5
 
   namespace
   {
+    // The forms of parse_psf, and the fields of parse_psf_field (psf_field.h), which
+    // hands every other description to parse_psf.
     const std::string accepted_forms =
-      "gaussian:SIGMA:SIZE, box:SIZE, motion:LENGTH:ANGLE, trail:LENGTH:ANGLE, sharpen or sharpen:ALPHA";
+      "gaussian:SIGMA:SIZE, box:SIZE, motion:LENGTH:ANGLE, trail:LENGTH:ANGLE, sharpen or sharpen:ALPHA; fields "
+      "lens:SIGMA_CENTRE:SIGMA_CORNER:SIZE or rotation:ANGLE_DEGREES:SIZE";
+  } // namespace
+
+  namespace description
+  {
+    // Numbers in names and messages the way people write them: 1.5, not 1.500000.
+    std::string text_of(double value)
+    {
+      char buffer[32];
+      std::snprintf(buffer, sizeof buffer, "%g", value);
+      return buffer;
+    }
 
     std::vector<std::string> fields_of(const std::string &description)
     {
@@ -277,13 +285,14 @@ namespace step5
         throw lab::bad_input(what + " '" + field + "' is out of range");
       return static_cast<int>(value);
     }
-  } // namespace
+  } // namespace description
 
   // A description names the filter and its parameters, separated by colons. The
   // builders above check their parameters' ranges; here a refusal also gets the
   // description it came from and the forms that would have been understood.
   Psf parse_psf(const std::string &description)
   {
+    using namespace step5::description;
     const std::vector<std::string> fields = fields_of(description);
     const std::string &kind = fields.front();
     try

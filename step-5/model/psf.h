@@ -18,6 +18,7 @@
 #include <lab/matrix.h>
 
 #include <string>
+#include <vector>
 
 namespace step5
 {
@@ -72,6 +73,18 @@ namespace step5
   // "sharpen:ALPHA". Refused with
   // lab::bad_input naming the description and the accepted forms.
   Psf parse_psf(const std::string &description);
+
+  // The pieces of a description on the command line, for parse_psf and for the
+  // fields' parser (psf_field.h): the fields between the colons, a field that must be
+  // a number or a whole number (refused with lab::bad_input naming @p what
+  // otherwise), and a number written the way people write it (1.5, not 1.500000).
+  namespace description
+  {
+    std::vector<std::string> fields_of(const std::string &description);
+    double number_in(const std::string &field, const std::string &what);
+    int whole_number_in(const std::string &field, const std::string &what);
+    std::string text_of(double value);
+  } // namespace description
 
   // Σ|p|, the sum of the weights' magnitudes: ‖H‖₁ and ‖H‖∞ of its blur, so that
   // ‖H‖₂ ≤ Σ|p| (and ‖HᵀH‖ ≤ (Σ|p|)²), the bound the λ rules and the checks use.

@@ -60,12 +60,7 @@ namespace step5
   {
     const int rows = degraded.rows(), cols = degraded.cols();
     const double nan = std::numeric_limits<double>::quiet_NaN();
-    const auto find = [&](const std::string &name) -> const MethodResult * {
-      for (const MethodResult &m : results)
-        if (m.name == name && m.failure.empty())
-          return &m;
-      return nullptr;
-    };
+    const auto find = [&](const std::string &name) { return find_result(results, name); };
     const double n = double(rows) * cols;
     std::vector<double> time_row = {n, double(rows), double(cols)},
                         quality_row = {n, double(rows), double(cols), lambda, psnr_or_nan(original, degraded)};

@@ -10,6 +10,7 @@
 #include "gpu/blur_gpu.h"
 #include "model/blur_model.h"
 #include "model/psf.h"
+#include "model/varying_blur.h"
 #include "test_support.h"
 
 #include <cholesky_blocked_cpu.h> // step-2: the CPU reference factorisation
@@ -106,6 +107,28 @@ namespace
     return wrong;
   }
 
+  // A poisoned storage of @p layout, A assembled into it on @p stream (the PSF's or the
+  // field's), compared element by element with the stencil (wrong_elements).
+  template <typename T>
+  void check_assembled_band(const step5::DevicePsf<T> &psf, int rows, int cols, double lambda,
+                            const step5::BandLayout &layout, const step5::NormalStencil &stencil,
+                            const step5::NormalStencil &magnitude, double tolerance, cudaStream_t stream)
+  {
+    lab::DeviceBuffer<T> storage(layout.elements());
+    storage.poison();
+    LAB_CHECK(cudaDeviceSynchronize()); // the poison is on the default stream
+    step5::assemble_normal_band(psf, rows, cols, T(lambda), layout, storage.data(), stream);
+    LAB_CHECK(cudaStreamSynchronize(stream));
+    std::vector<T> host(layout.elements());
+    storage.copy_to_host(host.data(), host.size());
+    std::string first_wrong;
+    int compared = 0;
+    const int wrong = wrong_elements(layout, host, stencil, magnitude, tolerance, first_wrong, compared);
+    CAPTURE(first_wrong);
+    CHECK(wrong == 0);
+    CHECK(compared >= rows * cols); // the diagonal at least
+  }
+
   template <typename T>
   void check_band_assembly()
   {
@@ -134,20 +157,9 @@ namespace
           for (const auto &[panel, extra] : std::vector<std::pair<int, int>>{{1, 0}, {3, 0}, {16, 0}, {64, 0}, {5, 7}})
             {
               CAPTURE(lab::precision_name<T>(), psf.name, rows, cols, panel, extra);
-              const step5::BandLayout layout = step5::BandLayout::make(rows * cols, bandwidth + extra, panel);
-              lab::DeviceBuffer<T> storage(layout.elements());
-              storage.poison();
-              LAB_CHECK(cudaDeviceSynchronize()); // the poison is on the default stream
-              step5::assemble_normal_band(device_psf, rows, cols, T(lambda), layout, storage.data(), stream.get());
-              LAB_CHECK(cudaStreamSynchronize(stream.get()));
-              std::vector<T> host(layout.elements());
-              storage.copy_to_host(host.data(), host.size());
-              std::string first_wrong;
-              int compared = 0;
-              const int wrong = wrong_elements(layout, host, stencil, magnitude, tolerance, first_wrong, compared);
-              CAPTURE(first_wrong);
-              CHECK(wrong == 0);
-              CHECK(compared >= rows * cols); // the diagonal at least
+              check_assembled_band(device_psf, rows, cols, lambda,
+                                   step5::BandLayout::make(rows * cols, bandwidth + extra, panel), stencil, magnitude,
+                                   tolerance, stream.get());
             }
         }
   }
@@ -156,6 +168,50 @@ namespace
   {
     check_band_assembly<float>();
     check_band_assembly<double>();
+  }
+
+  // The same for PSF fields (field_gpu.h): a lens and a rotation of 3 × 3 and 5 × 5
+  // pictures, and one PSF stored as a field (repeated_field), on odd, even and
+  // non-square images, against the field's stencil on the CPU (which
+  // varying_blur_cpu_test checks against the dense HᵀH + λI).
+  template <typename T>
+  void check_field_band_assembly()
+  {
+    const double lambda = 0.05;
+    lab::CudaStream stream;
+    std::vector<step5::SampledField> fields;
+    for (const auto &[rows, cols] : std::vector<std::pair<int, int>>{{7, 11}, {12, 5}, {9, 20}, {16, 13}})
+      for (const step5::PsfField &field : {step5::lens_field(0.6, 2.0, 3), step5::lens_field(1.0, 2.5, 5),
+                                           step5::rotation_field(30, 3), step5::rotation_field(45, 5)})
+        fields.push_back(step5::sample_field(field, rows, cols));
+    fields.push_back(repeated_field(shape_test_psfs()[4], 9, 10)); // 4 x 3, even rows
+    for (const step5::SampledField &field : fields)
+      {
+        const int rows = field.image_rows, cols = field.image_cols;
+        const step5::NormalStencil stencil = step5::normal_matrix_stencil(field, lambda);
+        const step5::NormalStencil magnitude = step5::normal_matrix_stencil(field_magnitudes(field), lambda);
+        double diagonal = 0;
+        for (int r = 0; r < rows; ++r)
+          for (int c = 0; c < cols; ++c)
+            diagonal = lab::nan_max(diagonal, magnitude.at(r, c, 0, 0));
+        const double tolerance = 200 * std::numeric_limits<T>::epsilon() * diagonal;
+        const step5::DevicePsf<T> device_field(field);
+        REQUIRE(device_field.varies());
+        const int bandwidth = (field.rows - 1) * cols + field.cols - 1;
+        for (const auto &[panel, extra] : std::vector<std::pair<int, int>>{{3, 0}, {64, 0}, {5, 7}})
+          {
+            CAPTURE(lab::precision_name<T>(), field.name, rows, cols, panel, extra);
+            check_assembled_band(device_field, rows, cols, lambda,
+                                 step5::BandLayout::make(rows * cols, bandwidth + extra, panel), stencil, magnitude,
+                                 tolerance, stream.get());
+          }
+      }
+  }
+
+  TEST_CASE("the normal matrix of a PSF field assembled into the band equals its stencil, zeros elsewhere")
+  {
+    check_field_band_assembly<float>();
+    check_field_band_assembly<double>();
   }
 
   TEST_CASE("the band assembly refuses a layout of another order or a narrower band")

@@ -59,15 +59,6 @@ namespace
     return a;
   }
 
-  double sum_of(const Psf &psf)
-  {
-    double sum = 0;
-    for (int u = 0; u < psf.rows(); ++u)
-      for (int v = 0; v < psf.cols(); ++v)
-        sum += psf.taps(u, v);
-    return sum;
-  }
-
   // A PSF turned by half a turn: weight (u, v) moves to (rows − 1 − u, cols − 1 − v).
   bool symmetric_under_half_turn(const Psf &psf)
   {

@@ -2,6 +2,7 @@
 // What step-5's tests share: PSFs written out by hand, and small checks.
 #include "model/blur_model.h"
 #include "model/psf.h"
+#include "model/psf_field.h"
 
 #include <cholesky_cpu.h> // step-1: the CPU Cholesky
 
@@ -46,6 +47,39 @@ namespace step5_test
                     {0.16, 0.17, 0.18, 0.19, 0.20},
                     {0.21, 0.22, 0.23, 0.24, 0.25}},
                    "5x5")};
+  }
+
+  // A PSF field that gives every pixel of a rows × cols image @p psf, but stored as a
+  // field that varies (a table of every pixel's weights, stride rows·cols), so that
+  // the field's own code runs on it: it must give what the invariant code gives.
+  inline step5::SampledField repeated_field(const Psf &psf, int rows, int cols)
+  {
+    step5::SampledField field = step5::sample_field(step5::constant_field(psf), rows, cols);
+    const std::vector<double> one = field.taps;
+    field.pixel_stride = static_cast<long>(one.size());
+    field.taps.clear();
+    for (int pixel = 0; pixel < rows * cols; ++pixel)
+      field.taps.insert(field.taps.end(), one.begin(), one.end());
+    return field;
+  }
+
+  // The field with every weight replaced by its magnitude (where its normal matrix
+  // has a zero, every product that entry sums is zero).
+  inline step5::SampledField field_magnitudes(step5::SampledField field)
+  {
+    for (double &tap : field.taps)
+      tap = std::abs(tap);
+    return field;
+  }
+
+  // The sum of a PSF's weights.
+  inline double sum_of(const Psf &psf)
+  {
+    double sum = 0;
+    for (int u = 0; u < psf.rows(); ++u)
+      for (int v = 0; v < psf.cols(); ++v)
+        sum += psf.taps(u, v);
+    return sum;
   }
 
   // |a − b| ≤ relative · max(|a|, |b|).

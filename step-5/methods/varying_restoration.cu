@@ -1,0 +1,162 @@
+// Every method on one image blurred by a PSF field (see varying_restoration.h).
+#include "methods/varying_restoration.h"
+
+#include "methods/method_runs.h"
+#include "methods/piecewise_fft.h"
+#include "model/varying_blur.h"
+#include "report/checks.h"
+
+#include <lab/compare.h>
+#include <lab/timer.h>
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+namespace step5
+{
+  const std::vector<std::string> &varying_method_names()
+  {
+    static const std::vector<std::string> names = {
+      "dense_course_solve", "dense_course_inverse", "dense_cublas_solve", "dense_cublas_inverse", "dense_cusolver",
+      "band_course_solve",  "cg",                   "cholmod",            "gauss_seidel",         "fft_mean",
+      "fft_piecewise",      "band_mean_psf",        "cg_mean_psf"};
+    return names;
+  }
+
+  namespace
+  {
+    // The options of restoration.h's runs, from the field's.
+    RestoreOptions restore_options_of(const VaryingOptions &options)
+    {
+      RestoreOptions restore;
+      restore.lambda = options.lambda;
+      restore.reps = options.reps;
+      restore.dense_reps = options.dense_reps;
+      restore.band_reps = options.band_reps;
+      restore.sparse_cholesky = options.sparse_cholesky;
+      restore.gauss_seidel = options.gauss_seidel;
+      restore.gauss_seidel_tolerance = options.gauss_seidel_tolerance;
+      restore.gauss_seidel_sweeps = options.gauss_seidel_sweeps;
+      return restore;
+    }
+
+    MethodResult renamed(MethodResult result, const std::string &name, const std::string &description)
+    {
+      result.name = name;
+      result.description = description;
+      return result;
+    }
+
+    // @sect3{The piecewise FFT, and its check}
+    //
+    // Timed like every fast method. Its check: each region's filter must solve its own
+    // model (the mirrored extension of g, the region's PSF) as the mirrored FFT filter
+    // does; η is the worst of the R² regions', computed from each filter's whole
+    // result after the timed runs.
+    template <typename T>
+    MethodResult run_piecewise_method(DeviceProblem<T> &problem, const SampledField &field,
+                                      const lab::Matrix<double> &degraded, const VaryingOptions &options)
+    {
+      const T lambda = static_cast<T>(options.lambda);
+      PiecewiseFft<T> piecewise(field, options.regions, FftBoundary::mirrored);
+      const std::string regions = std::to_string(options.regions);
+      MethodResult result = time_fast_method<T>(
+        problem, options.reps,
+        blank_result("fft_piecewise", "piecewise FFT, " + regions + " x " + regions + " regions, mirrored",
+                     MethodKind::filter),
+        [&](T *f) { piecewise.apply(lambda, problem.g.data(), f); });
+      result.equations = Equations::mirrored;
+      double worst = 0;
+      for (int k = 0; k < options.regions * options.regions; ++k)
+        {
+          FftFilter<T> &filter = piecewise.filter(k);
+          problem.f_inverse.poison();
+          filter.apply(lambda, problem.g.data(), problem.f_inverse.data());
+          lab::Matrix<T> values(filter.extended_rows(), filter.extended_cols());
+          filter.extended_result().download(values);
+          worst = lab::nan_max(worst, backward_error(piecewise.psf(k), degraded, options.lambda,
+                                                     lab::convert<double>(values), Equations::mirrored));
+        }
+      result.backward_error = worst;
+      return result;
+    }
+
+    // The GPU methods, on the field's problem and on the mean PSF's.
+    template <typename T>
+    void run_gpu_methods(const PsfField &field, const SampledField &sampled, const Psf &mean,
+                         const lab::Matrix<double> &degraded, const VaryingOptions &options, lab::Cublas &cublas,
+                         std::vector<MethodResult> &results)
+    {
+      const RestoreOptions restore = restore_options_of(options);
+      DeviceProblem<T> problem(sampled, degraded);
+      if (options.dense)
+        run_dense_methods(problem, restore, cublas, results);
+      if (options.band)
+        results.push_back(run_band_method(problem, field, restore));
+      if (options.cg)
+        results.push_back(run_cg_method(problem, restore));
+
+      DeviceProblem<T> mean_problem(mean, degraded);
+      if (options.fft)
+        {
+          results.push_back(renamed(run_fft_method(mean_problem, mean, FftBoundary::mirrored, degraded, restore),
+                                    "fft_mean", "FFT filter, the field's mean PSF, mirrored"));
+          results.push_back(run_piecewise_method(problem, sampled, degraded, options));
+        }
+      if (options.band)
+        results.push_back(renamed(run_band_method(mean_problem, constant_field(mean), restore), "band_mean_psf",
+                                  "band, the mean PSF (invariant), two solves"));
+      if (options.cg)
+        results.push_back(renamed(run_cg_method(mean_problem, restore), "cg_mean_psf",
+                                  "conjugate gradients, the mean PSF (invariant)"));
+    }
+
+    bool solves_the_mean_psf(const MethodResult &m) { return m.name == "band_mean_psf" || m.name == "cg_mean_psf"; }
+  } // namespace
+
+  // @sect3{The list}
+  //
+  // b = Hᵀg of the field in double on the CPU: the CPU methods' right-hand side, and
+  // the checks'. The CPU methods on the field's stencil (varying_blur.h). Then every
+  // image's η for the equations its method solves: the field's, or the mean PSF's;
+  // the FFT filters' were measured by their runs.
+  template <typename T>
+  std::vector<MethodResult> restore_with_field(const PsfField &field, const SampledField &sampled,
+                                               const lab::Matrix<double> &degraded, const VaryingOptions &options,
+                                               lab::Cublas *cublas)
+  {
+    std::vector<MethodResult> results;
+    const Psf mean = mean_psf(sampled);
+    lab::HostTimer timer;
+    const lab::Matrix<double> b = blur_transpose(sampled, degraded);
+    const double b_milliseconds = timer.milliseconds();
+    if (options.use_gpu)
+      run_gpu_methods<T>(field, sampled, mean, degraded, options, *cublas, results);
+    if (options.sparse_cholesky || options.gauss_seidel)
+      {
+        timer.start();
+        const NormalStencil stencil = normal_matrix_stencil(sampled, options.lambda);
+        run_cpu_methods(stencil, b, b_milliseconds + timer.milliseconds(), restore_options_of(options), results);
+      }
+
+    const double bound = normal_matrix_norm_bound(sampled);
+    for (MethodResult &m : results)
+      {
+        if (!m.failure.empty() || m.equations != Equations::normal)
+          continue;
+        m.backward_error = solves_the_mean_psf(m)
+                             ? backward_error(mean, degraded, options.lambda, m.image, Equations::normal)
+                             : backward_error_of(bound, b, blur_transpose(sampled, blur(sampled, m.image)),
+                                                 options.lambda, m.image);
+      }
+    return results;
+  }
+
+  template std::vector<MethodResult> restore_with_field<float>(const PsfField &, const SampledField &,
+                                                               const lab::Matrix<double> &, const VaryingOptions &,
+                                                               lab::Cublas *);
+  template std::vector<MethodResult> restore_with_field<double>(const PsfField &, const SampledField &,
+                                                                const lab::Matrix<double> &, const VaryingOptions &,
+                                                                lab::Cublas *);
+} // namespace step5

@@ -5,20 +5,25 @@
 #     ARGS   --sizes 2048 --precision float --kernel 1   a short run of the step's program
 #     TABLE  time_float.dat                          the table that run writes
 #     TIME   1_naive                                 the column of the exercise's code
-#     VENDOR cublas)                                 the vendor's column, or none
+#     VENDOR cublas                                  the vendor's column, or none
+#     SECTION 1_naive)                               optional: only this section of the
+#                                                    tagged test cases (Catch2's -c)
 #
 # Called in a step's CMakeLists after lab_add_step. An exercise is checked by the
 # step's Catch2 test cases tagged with its name ("[naive_product]": they cover the
 # code the exercise blanks) and by the short run itself, whose own checks must pass;
-# an exercise in the step's program (step-1/step-1.cu) has only the run. Its time is
+# an exercise in the step's program (step-1/step-1.cu) has only the run. Where a
+# tagged test case checks several exercises' code, each in a section named after it
+# (step-4's kernels), SECTION picks the exercise's own. Its time is
 # the run's median in TIME, beside the vendor's in VENDOR from the same run.
 #
 # The lines go into exercises/timings.txt in the build folder, one per exercise:
-#   name <TAB> step <TAB> table <TAB> time column <TAB> vendor column <TAB> arguments
+#   name <TAB> step <TAB> table <TAB> time column <TAB> vendor column <TAB> section
+#   (or -) <TAB> arguments
 # (the arguments separated by blanks). The test docs/exercise-registry checks that every
 # marked exercise has exactly one line and its tagged tests, and no line is left over.
 function(lab_add_exercise name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TABLE;TIME;VENDOR" "ARGS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TABLE;TIME;VENDOR;SECTION" "ARGS")
   foreach(required TABLE TIME VENDOR ARGS)
     if(NOT arg_${required})
       message(FATAL_ERROR "lab_add_exercise(${name}): ${required} is missing")
@@ -26,8 +31,11 @@ function(lab_add_exercise name)
   endforeach()
   get_filename_component(step ${CMAKE_CURRENT_SOURCE_DIR} NAME)
   list(JOIN arg_ARGS " " arguments)
+  if(NOT arg_SECTION)
+    set(arg_SECTION "-")
+  endif()
   set_property(GLOBAL APPEND PROPERTY LAB_EXERCISE_TIMINGS
-    "${name}\t${step}\t${arg_TABLE}\t${arg_TIME}\t${arg_VENDOR}\t${arguments}")
+    "${name}\t${step}\t${arg_TABLE}\t${arg_TIME}\t${arg_VENDOR}\t${arg_SECTION}\t${arguments}")
 endfunction()
 
 # Writes exercises/timings.txt (above) once every step has added its exercises.

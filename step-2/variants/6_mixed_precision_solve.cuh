@@ -50,7 +50,11 @@ namespace step2
     static constexpr int max_rounds = 10;
     // The fill mode of the residual's SYMV: cuBLAS reads by columns, so A's lower
     // triangle by rows, the only one the caller must provide, is its UPPER one.
-    // tools/vendor-configurations times it against LOWER (on a full matrix).
+    // tools/vendor-configurations times it against LOWER (on a full matrix): on an
+    // H200 UPPER is as fast or faster up to n = 16384 but 1.56 times slower at 32768
+    // (2.42 against 1.54 ms). LOWER would need the mirrored triangle, whose copy costs
+    // more than the 0.9 ms it saves (step-2's results page); a symmetric product that
+    // reads the triangle by rows at memory speed is issue 26's to write.
     static constexpr cublasFillMode_t residual_fill_mode = CUBLAS_FILL_MODE_UPPER;
 
     // For n×n matrices with leading dimension ld. The products of the factorisation:

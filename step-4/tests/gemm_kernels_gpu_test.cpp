@@ -206,19 +206,14 @@ namespace
   }
 } // namespace
 
-TEST_CASE("every FP32 kernel matches the double reference", "[gpu]")
-{
-  for (const auto &kernel : step4::fp32_kernels())
-    {
-      DYNAMIC_SECTION(kernel.name) { check_kernel(kernel, false); }
-    }
-}
-
-// The exercises' test (make exercise NAME=naive_product): every check above for one
-// FP32 kernel, in a section named after it, so that tools/exercise runs the section of
-// the exercise's kernel alone (lab_add_exercise's SECTION) and a student's kernel is
-// judged without the other exercises' kernels, which may still be blank.
-TEST_CASE("one FP32 kernel, every check", "[gpu][naive_product][shared_tiles][register_blocking][async_pipeline]")
+// Every FP32 kernel against the double reference, with padded and misaligned rows, NaN
+// in A and B, and beta = 0 and 1: the checks above, one section per kernel, named
+// after it. The sections are also the exercises' test (make exercise
+// NAME=naive_product): tools/exercise runs the section of the exercise's kernel alone
+// (lab_add_exercise's SECTION), so that a student's kernel is judged without the other
+// exercises' kernels, which may still be blank. The TF32 and FP64 kernels have these
+// checks in the test cases below.
+TEST_CASE("every FP32 kernel, every check, one section per kernel", "[gpu][naive_product][shared_tiles][register_blocking][async_pipeline]")
 {
   for (const auto &kernel : step4::fp32_kernels())
     {
@@ -273,7 +268,7 @@ TEST_CASE("the double-precision kernels match the reference", "[gpu]")
     }
 }
 
-TEST_CASE("padded leading dimensions and misaligned rows are honoured", "[gpu]")
+TEST_CASE("padded leading dimensions and misaligned rows are honoured (TF32, FP64)", "[gpu]")
 {
   // Matrices whose rows are longer than their used part (ld > cols), with odd
   // padding so that rows do not start on 16-byte boundaries (3 floats or doubles; 4
@@ -281,8 +276,6 @@ TEST_CASE("padded leading dimensions and misaligned rows are honoured", "[gpu]")
   // back from 16-byte loads.
   for (const int pad : {3, 4})
     {
-      for (const auto &kernel : step4::fp32_kernels())
-        check_padded(kernel, pad, false);
       for (const auto &kernel : runnable(step4::tf32_kernels()))
         check_padded(kernel, pad, true);
       for (const auto &kernel : runnable(step4::fp64_kernels()))
@@ -290,18 +283,14 @@ TEST_CASE("padded leading dimensions and misaligned rows are honoured", "[gpu]")
     }
 }
 
-TEST_CASE("NaN in A or B gives NaN in exactly the entries it touches", "[gpu]")
+TEST_CASE("NaN in A or B gives NaN in exactly the entries it touches (TF32, FP64)", "[gpu]")
 {
-  auto kernels = step4::fp32_kernels();
-  for (const auto &kernel : runnable(step4::tf32_kernels()))
-    kernels.push_back(kernel);
-  check_nan_propagation(kernels);
+  check_nan_propagation(runnable(step4::tf32_kernels()));
   check_nan_propagation(runnable(step4::fp64_kernels()));
 }
 
-TEST_CASE("beta = 0 never reads C; beta != 0 does", "[gpu]")
+TEST_CASE("beta = 0 never reads C; beta != 0 does (TF32, FP64)", "[gpu]")
 {
-  check_beta_reads_c(step4::fp32_kernels());
   check_beta_reads_c(runnable(step4::tf32_kernels()));
   check_beta_reads_c(runnable(step4::fp64_kernels()));
 }

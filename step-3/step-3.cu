@@ -111,8 +111,9 @@ namespace step3
 
     Tables()
       : inverse(inverse_columns()),
-        solve({"n", "nrhs", "substitution_ms", "inverse_and_products_ms", "products_ms", "potrs_ms",
-               "residual_substitution", "residual_inverse_and_products", "residual_products", "residual_potrs",
+        solve({"n", "nrhs", "blocked_substitution_ms", "chained_substitution_ms", "inverse_and_products_ms",
+               "products_ms", "potrs_ms", "residual_blocked_substitution", "residual_chained_substitution",
+               "residual_inverse_and_products", "residual_products", "residual_potrs", "read_floor_ms",
                "tolerance"}),
         spd({"n", "potrf_ms", "xtx_ms", "potri_ms", "potrs_identity_ms", "residual_xtx", "residual_potri",
              "residual_potrs_identity", "tolerance"}),
@@ -133,9 +134,10 @@ namespace step3
     void add(const std::vector<SolveResults> &rows)
     {
       for (const SolveResults &r : rows)
-        solve.add_row({double(r.n), double(r.nrhs), r.substitution.ms, r.inverse_and_products.ms, r.products.ms,
-                       r.potrs.ms, r.substitution.residual, r.inverse_and_products.residual, r.products.residual,
-                       r.potrs.residual, r.tolerance});
+        solve.add_row({double(r.n), double(r.nrhs), r.substitution.ms, r.chained.ms, r.inverse_and_products.ms,
+                       r.products.ms, r.potrs.ms, r.substitution.residual, r.chained.residual,
+                       r.inverse_and_products.residual, r.products.residual, r.potrs.residual, r.read_floor_ms,
+                       r.tolerance});
     }
     void add(const SpdInverseResults &r)
     {

@@ -24,6 +24,11 @@
 // columns left of it (backward), so the solve costs about 2·n·b flops per right-hand
 // side instead of n². It reads L in whole 64-row blocks: the zeros down to b + 63 rows
 // below the diagonal must be stored, nothing further down is read.
+//
+// For one right-hand side there is a faster way: the chained substitution
+// (chained_substitution.cuh), one kernel that reads L once at close to the speed of
+// memory. solve_lower takes it for one right-hand side and the blocked products for
+// more, where the products, reading L once for all of them, win.
 
 #include <lab/gemm.h>
 
@@ -34,13 +39,24 @@ namespace step3
   // The rows of a block: those of the tile inverses (step-2's inverse_tile).
   inline constexpr int substitution_block = 64;
 
-  // Workspace of solve_lower: the stacked tile inverses (n × 64) and the solution
-  // (n × nrhs).
+  // Workspace of solve_lower: the chained kernel's two counters, the stacked tile
+  // inverses (n × 64) and the solution (n × nrhs).
   std::size_t substitution_workspace(int n, int nrhs);
 
+  // The two ways to substitute; `fastest` picks the chained kernel for one right-hand
+  // side and the blocked products for more (step-3's solve table measures both).
+  enum class Substitution
+  {
+    fastest,
+    blocked,
+    chained // one right-hand side only
+  };
+
   // B = op(L)^{-1} B, for the n×n lower triangle L; @p bandwidth b ≥ 0 says that L(i, j)
-  // = 0 for i − j > b (−1: L is dense).
+  // = 0 for i − j > b (−1: L is dense). Refuses (std::invalid_argument) the chained
+  // substitution for nrhs ≠ 1.
   template <typename T>
   void solve_lower(const T *l, int n, int ld, lab::Op op, T *b, int ldb, int nrhs, T *workspace, int *info,
-                   const lab::Gemm<T> &gemm, cudaStream_t stream, int bandwidth = -1);
+                   const lab::Gemm<T> &gemm, cudaStream_t stream, int bandwidth = -1,
+                   Substitution method = Substitution::fastest);
 } // namespace step3

@@ -155,12 +155,12 @@ namespace
         }
   }
 
-  // Solves op(L) X = B on the GPU, L given to the solve as @p stored (L itself, or L
-  // with NaN where the solve must not read) with @p bandwidth, and checks info and the
-  // residual against L.
+  // Solves op(L) X = B on the GPU by @p method, L given to the solve as @p stored (L
+  // itself, or L with NaN where the solve must not read) with @p bandwidth, and checks
+  // info and the residual against L.
   template <typename T>
   void check_solve(const lab::Matrix<T> &l, const lab::Matrix<T> &stored, const lab::Matrix<T> &b, lab::Op op,
-                   int bandwidth, const lab::Gemm<T> &gemm)
+                   int bandwidth, step3::Substitution method, const lab::Gemm<T> &gemm)
   {
     const int n = l.rows(), nrhs = b.cols();
     lab::DeviceBuffer<T> dl(stored), db(b), workspace(step3::substitution_workspace(n, nrhs));
@@ -168,7 +168,7 @@ namespace
     workspace.poison();
     info.poison();
     step3::solve_lower(dl.data(), n, n, op, db.data(), nrhs, nrhs, workspace.data(), info.data(), gemm, nullptr,
-                       bandwidth);
+                       bandwidth, method);
     lab::Matrix<T> x(n, nrhs);
     db.download(x);
     int status = -1;
@@ -181,61 +181,121 @@ namespace
     CHECK(lab::solve_residual(matrix, x, b, nrhs) <= lab::tolerance<T>(4, n));
   }
 
+  // The methods that solve for @p nrhs right-hand sides: the blocked products always,
+  // the chained kernel for one.
+  std::vector<step3::Substitution> methods_for(int nrhs)
+  {
+    if (nrhs == 1)
+      return {step3::Substitution::blocked, step3::Substitution::chained};
+    return {step3::Substitution::blocked};
+  }
+
+  const char *method_name(step3::Substitution method)
+  {
+    return method == step3::Substitution::chained ? "chained" : "blocked";
+  }
+
+  // A well-conditioned lower triangle with band @p b (b ≥ n: dense): the diagonal in
+  // [1, 2], the band's entries in [−1, 1] / (b + 1), so each row's off-diagonal sum
+  // stays below its diagonal entry.
+  template <typename T>
+  lab::Matrix<T> band_triangle(int n, int b, unsigned seed)
+  {
+    const lab::Matrix<T> r = lab::random_matrix<T>(n, n, seed);
+    lab::Matrix<T> l(n, n);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j <= i; ++j)
+        l(i, j) = i == j ? T(1) + std::abs(r(i, j)) : i - j <= b ? r(i, j) / T(b + 1) : T(0);
+    return l;
+  }
+
+  // L with NaN more than @p depth rows below its diagonal, outside the 64×64 tiles on
+  // the diagonal (which both methods invert whole).
+  template <typename T>
+  lab::Matrix<T> poisoned_below(const lab::Matrix<T> &l, int depth)
+  {
+    constexpr int tile = step3::substitution_block;
+    lab::Matrix<T> poisoned = l;
+    for (int i = 0; i < l.rows(); ++i)
+      for (int j = 0; j < i - depth; ++j)
+        if (i / tile != j / tile)
+          poisoned(i, j) = std::numeric_limits<T>::quiet_NaN();
+    return poisoned;
+  }
+
   // Forward and back substitution: op(L) X = B for 1 and several right-hand sides:
   // up to 7, and beyond (8, 33, and the program's 256), where the products' shapes
-  // change; check_solve looks at every right-hand side.
+  // change; check_solve looks at every right-hand side. Sizes around the blocks of
+  // both methods (64 and 128 rows).
   template <typename T>
   void check_substitution(lab::Cublas &cublas)
   {
     const lab::Gemm<T> gemm = lab::cublas_gemm_exact<T>(cublas);
-    for (const int n : {1, 2, 63, 64, 65, 200, 513})
+    for (const int n : {1, 2, 63, 64, 65, 127, 128, 129, 200, 257, 513})
       for (const int nrhs : {1, 7, 8, 33, 256})
-        for (const lab::Op op : {lab::Op::none, lab::Op::transpose})
-          {
-            INFO("n = " << n << ", nrhs = " << nrhs << ", " << lab::op_letter(op) << ", " << lab::precision_name<T>());
-            const lab::Matrix<T> l = cholesky_factor<T>(n, n);
-            check_solve(l, l, lab::random_matrix<T>(n, nrhs, 5), op, -1, gemm);
-          }
-    // A zero on the diagonal: info, and B all zero.
-    const int n = 100;
-    lab::Matrix<T> l = cholesky_factor<T>(n, 1);
-    l(70, 70) = 0;
-    lab::DeviceBuffer<T> dl(l), db(lab::random_matrix<T>(n, 3, 5)), workspace(step3::substitution_workspace(n, 3));
-    lab::DeviceBuffer<int> info(1);
-    step3::solve_lower(dl.data(), n, n, lab::Op::none, db.data(), 3, 3, workspace.data(), info.data(), gemm, nullptr);
-    lab::Matrix<T> x(n, 3);
-    db.download(x);
-    int status = -1;
-    info.copy_to_host(&status, 1);
-    CHECK(status == 71);
-    for (std::size_t e = 0; e < x.size(); ++e)
-      REQUIRE(x.data()[e] == T(0));
+        for (const step3::Substitution method : methods_for(nrhs))
+          for (const lab::Op op : {lab::Op::none, lab::Op::transpose})
+            {
+              INFO("n = " << n << ", nrhs = " << nrhs << ", " << method_name(method) << ", "
+                          << lab::op_letter(op) << ", " << lab::precision_name<T>());
+              const lab::Matrix<T> l = cholesky_factor<T>(n, n);
+              check_solve(l, l, lab::random_matrix<T>(n, nrhs, 5), op, -1, method, gemm);
+            }
+  }
+
+  // A zero on the diagonal: info, and B all zero, for every method and both
+  // directions; the zero in the first, a middle and the last block of the chain.
+  template <typename T>
+  void check_singular_substitution(lab::Cublas &cublas)
+  {
+    const lab::Gemm<T> gemm = lab::cublas_gemm_exact<T>(cublas);
+    const int n = 300;
+    for (const int zero : {0, 70, 299})
+      for (const int nrhs : {1, 3})
+        for (const step3::Substitution method : methods_for(nrhs))
+          for (const lab::Op op : {lab::Op::none, lab::Op::transpose})
+            {
+              INFO("zero at " << zero << ", nrhs = " << nrhs << ", " << method_name(method) << ", "
+                              << lab::op_letter(op) << ", " << lab::precision_name<T>());
+              lab::Matrix<T> l = cholesky_factor<T>(n, 1);
+              l(zero, zero) = 0;
+              lab::DeviceBuffer<T> dl(l), db(lab::random_matrix<T>(n, nrhs, 5)),
+                workspace(step3::substitution_workspace(n, nrhs));
+              lab::DeviceBuffer<int> info(1);
+              workspace.poison();
+              step3::solve_lower(dl.data(), n, n, op, db.data(), nrhs, nrhs, workspace.data(), info.data(), gemm,
+                                 nullptr, -1, method);
+              lab::Matrix<T> x(n, nrhs);
+              db.download(x);
+              int status = -1;
+              info.copy_to_host(&status, 1);
+              CHECK(status == zero + 1);
+              for (std::size_t e = 0; e < x.size(); ++e)
+                REQUIRE(x.data()[e] == T(0));
+            }
   }
 
   // Substitution with a band factor, zero more than b rows below its diagonal. The
-  // solve reads whole 64-row blocks, so the zeros up to b + 63 rows below the diagonal
-  // are read and must be stored; the entries further down are NaN on the GPU, so a
-  // solve that reads them fails.
+  // blocked solve reads whole 64-row blocks, so the zeros up to b + 63 rows below the
+  // diagonal are read and must be stored; the chained one reads only the band (and,
+  // as both do, the 64×64 tiles on the diagonal). The entries further down are NaN on
+  // the GPU, so a solve that reads them fails.
   template <typename T>
   void check_band_substitution(lab::Cublas &cublas)
   {
     const lab::Gemm<T> gemm = lab::cublas_gemm_exact<T>(cublas);
     for (const int n : {1, 64, 65, 200, 513})
-      for (const int b : {0, 1, 63, 64, 65, 150})
-        for (const lab::Op op : {lab::Op::none, lab::Op::transpose})
-          {
-            INFO("n = " << n << ", bandwidth " << b << ", " << lab::op_letter(op) << ", " << lab::precision_name<T>());
-            // Well conditioned: the diagonal in [1, 2], the band's entries in [-1, 1] / (b + 1).
-            const lab::Matrix<T> r = lab::random_matrix<T>(n, n, 3 + n + b);
-            lab::Matrix<T> l(n, n), poisoned(n, n);
-            for (int i = 0; i < n; ++i)
-              for (int j = 0; j <= i; ++j)
-                {
-                  l(i, j) = i == j ? T(1) + std::abs(r(i, j)) : i - j <= b ? r(i, j) / T(b + 1) : T(0);
-                  poisoned(i, j) = i - j < b + step3::substitution_block ? l(i, j) : std::numeric_limits<T>::quiet_NaN();
-                }
-            check_solve(l, poisoned, lab::random_matrix<T>(n, 2, 5), op, b, gemm);
-          }
+      for (const int b : {0, 1, 63, 64, 65, 127, 128, 150})
+        for (const int nrhs : {1, 2})
+          for (const step3::Substitution method : methods_for(nrhs))
+            for (const lab::Op op : {lab::Op::none, lab::Op::transpose})
+              {
+                INFO("n = " << n << ", bandwidth " << b << ", nrhs = " << nrhs << ", " << method_name(method)
+                            << ", " << lab::op_letter(op) << ", " << lab::precision_name<T>());
+                const lab::Matrix<T> l = band_triangle<T>(n, b, 3 + n + b);
+                const int read = method == step3::Substitution::chained ? b : b + step3::substitution_block - 1;
+                check_solve(l, poisoned_below(l, read), lab::random_matrix<T>(n, nrhs, 5), op, b, method, gemm);
+              }
   }
 
   // A^{-1} = X^T X from the inverse of A's Cholesky factor.
@@ -298,6 +358,39 @@ TEST_CASE("forward and back substitution for one and several right-hand sides", 
   lab::Cublas cublas;
   check_substitution<float>(cublas);
   check_substitution<double>(cublas);
+}
+
+TEST_CASE("forward and back substitution report a zero on the diagonal, X all zero", "[gpu]")
+{
+  lab::Cublas cublas;
+  check_singular_substitution<float>(cublas);
+  check_singular_substitution<double>(cublas);
+}
+
+TEST_CASE("the chained substitution with more blocks than the GPU runs at once", "[gpu][large]")
+{
+  // 20000 rows are 157 block rows of 128, and one block of the kernel fills an SM: the
+  // blocks that start late must still find what they wait for (the tickets).
+  lab::Cublas cublas;
+  const int n = 20000;
+  const lab::Matrix<float> l = band_triangle<float>(n, n, 11);
+  for (const lab::Op op : {lab::Op::none, lab::Op::transpose})
+    {
+      INFO(lab::op_letter(op));
+      check_solve(l, l, lab::random_matrix<float>(n, 1, 5), op, -1, step3::Substitution::chained,
+                  lab::cublas_gemm_exact<float>(cublas));
+    }
+}
+
+TEST_CASE("the chained substitution refuses more than one right-hand side", "[gpu]")
+{
+  lab::Cublas cublas;
+  lab::DeviceBuffer<float> l(4), b(4), workspace(step3::substitution_workspace(2, 2));
+  lab::DeviceBuffer<int> info(1);
+  CHECK_THROWS_WITH(step3::solve_lower(l.data(), 2, 2, lab::Op::none, b.data(), 2, 2, workspace.data(), info.data(),
+                                       lab::cublas_gemm_exact<float>(cublas), nullptr, -1,
+                                       step3::Substitution::chained),
+                    "the chained substitution solves for one right-hand side, not 2");
 }
 
 TEST_CASE("substitution with a band factor reads only its band", "[gpu]")

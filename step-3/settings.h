@@ -17,6 +17,7 @@ namespace step3
   {
     lab::CommonOptions options;
     std::string variant;     // --variant: one triangular variant, or all when empty
+    std::string table;       // --table: one table, or all when empty
     std::string matrix_file; // --matrix
     bool general = false;    // --general: the file is a general matrix (Gauss–Jordan)
     lab::DeviceInfo device;
@@ -24,6 +25,10 @@ namespace step3
 
     // Whether the triangular variant @p v runs at size @p n: the one --variant names,
     // else every variant up to its largest size.
+    // Whether the sweep fills the table named @p name (inverse, solve, spd-inverse,
+    // gauss-jordan).
+    bool runs_table(const std::string &name) const { return table.empty() || table == name; }
+
     template <typename T>
     bool runs(const InverseVariant<T> &v, int n) const
     {

@@ -185,19 +185,23 @@ namespace step3
 
   // @sect3{One size: the stages, one per table}
   //
-  // Without a GPU only the CPU's part of the first table runs.
+  // Without a GPU only the CPU's part of the first table runs; --table picks one.
   template <typename T>
   void run_size(const Settings &settings, int n, lab::Cublas *cublas, Tables<T> &tables, lab::Checks &checks)
   {
     const std::string context = std::string(lab::precision_name<T>()) + " n=" + std::to_string(n);
     std::printf("\nn = %d\n", n);
     Problem<T> problem(settings, n, cublas);
-    tables.add(run_inverses(problem, checks, context));
+    if (settings.runs_table("inverse"))
+      tables.add(run_inverses(problem, checks, context));
     if (!settings.use_gpu)
       return;
-    tables.add(run_solves(problem, checks, context));
-    tables.add(run_spd_inverse(problem, checks, context));
-    tables.add(run_gauss_jordan<T>(settings, n, *cublas, checks, context));
+    if (settings.runs_table("solve"))
+      tables.add(run_solves(problem, checks, context));
+    if (settings.runs_table("spd-inverse"))
+      tables.add(run_spd_inverse(problem, checks, context));
+    if (settings.runs_table("gauss-jordan"))
+      tables.add(run_gauss_jordan<T>(settings, n, *cublas, checks, context));
   }
 
   // @sect3{The sweep for one precision}
@@ -261,6 +265,10 @@ int main(int argc, char **argv)
     ->type_name("FILE")
     ->excludes(app.get_option("--sizes"))
     ->excludes(app.get_option("--max-size"));
+  app.add_option("--table", settings.table, "Fill one table only: inverse, solve, spd-inverse or gauss-jordan")
+    ->type_name("NAME")
+    ->check(CLI::IsMember({"inverse", "solve", "spd-inverse", "gauss-jordan"}))
+    ->excludes(app.get_option("--matrix"));
   app.add_flag("--general", settings.general, "The --matrix file is a general matrix: invert it by Gauss-Jordan")
     ->needs(app.get_option("--matrix"));
   if (const auto exit_code = lab::parse_command_line(app, argc, argv))

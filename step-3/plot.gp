@@ -155,16 +155,20 @@ if (panels == 0) {
         file = file_of("solve", f)
         if (has(file)) {
           cols = cols_of(file)
-          offset = (row == 1 ? 0 : index_of(cols, "residual_substitution") - index_of(cols, "substitution_ms"))
+          offset = (row == 1 ? 0 : index_of(cols, "residual_blocked_substitution") - index_of(cols, "blocked_substitution_ms"))
           set title precision(f) . (row == 1 ? ": time" : ": backward error ||b - Ax|| / (||A|| ||x||)")
           set ylabel (row == 1 ? "milliseconds" : "backward error")
           if (row == 1) { set key inside top left } else { set key inside bottom left }
-          s = index_of(cols, "substitution_ms") + offset; i = index_of(cols, "inverse_and_products_ms") + offset
+          s = index_of(cols, "blocked_substitution_ms") + offset; c = index_of(cols, "chained_substitution_ms") + offset
+          i = index_of(cols, "inverse_and_products_ms") + offset
+          m = (row == 1 ? index_of(cols, "read_floor_ms") : 0)
           p = index_of(cols, "products_ms") + offset; v = index_of(cols, "potrs_ms") + offset
           if (row == 1 && terminal eq "png") {
             skipped = left_out(skipped, empty_columns(file, s, v))
           }
-          plot for [g = 1:has_data(file, s)] for [k in "1 256"] file using 1:(only(k + 0, s)) title "2 substitutions, " . k . " rhs" lw 2 pt (k eq "1" ? 4 : 5) lc rgb colour(3), \
+          plot for [g = 1:has_data(file, s)] for [k in "1 256"] file using 1:(only(k + 0, s)) title "2 blocked substitutions, " . k . " rhs" lw 2 pt (k eq "1" ? 4 : 5) lc rgb colour(3), \
+               for [g = 1:has_data(file, c)] file using 1:(only(1, c)) title "2 chained substitutions, 1 rhs" lw 2 pt 12 lc rgb colour(4), \
+               for [g = 1:(m > 0 ? has_data(file, m) : 0)] file using 1:(only(1, m)) title "memory floor (reading L twice)" lw 2 dt 3 lc rgb "gray40", \
                for [g = 1:has_data(file, i)] for [k in "1 256"] file using 1:(only(k + 0, i)) title "inverse + 2 products, " . k . " rhs" lw 2 pt (k eq "1" ? 6 : 7) lc rgb colour(1), \
                for [g = 1:has_data(file, p)] for [k in "1 256"] file using 1:(only(k + 0, p)) title "2 products (X given), " . k . " rhs" lw 2 dt 2 pt (k eq "1" ? 8 : 9) lc rgb colour(2), \
                for [g = 1:has_data(file, v)] for [k in "1 256"] file using 1:(only(k + 0, v)) title "cuSOLVER potrs, " . k . " rhs" lw 2 pt (k eq "1" ? 10 : 11) lc rgb "black"

@@ -11,14 +11,9 @@
 # SOURCES are the steps' LITERATE files relative to ROOT, TESTS the steps' test
 # sources (absolute paths) after the step's name.
 cmake_minimum_required(VERSION 3.24)
-string(REPLACE "|" ";" SOURCES "${SOURCES}")
+include(${CMAKE_CURRENT_LIST_DIR}/exercise_list.cmake)
 string(REPLACE "|" ";" TESTS "${TESTS}")
-execute_process(COMMAND ${TOOL} exercises ${SOURCES}
-  WORKING_DIRECTORY ${ROOT}
-  OUTPUT_VARIABLE list ERROR_VARIABLE errors RESULT_VARIABLE code)
-if(NOT code EQUAL 0)
-  message(FATAL_ERROR "lab_literate exercises failed with exit code ${code}:\n${errors}")
-endif()
+lab_read_exercise_list(list)
 string(REPLACE "\n" ";" list "${list}")
 file(STRINGS ${TIMINGS} timings)
 

@@ -8,14 +8,9 @@
 # SOURCES are the steps' LITERATE files, relative to ROOT; the list that
 # `lab_literate exercises` prints is written to LIST and shown in the test's output
 # (ctest -V -R docs/exercises).
-string(REPLACE "|" ";" SOURCES "${SOURCES}")
+include(${CMAKE_CURRENT_LIST_DIR}/exercise_list.cmake)
 string(REPLACE "|" ";" STEPS "${STEPS}")
-execute_process(COMMAND ${TOOL} exercises ${SOURCES}
-  WORKING_DIRECTORY ${ROOT}
-  OUTPUT_VARIABLE list ERROR_VARIABLE errors RESULT_VARIABLE code)
-if(NOT code EQUAL 0)
-  message(FATAL_ERROR "lab_literate exercises failed with exit code ${code}:\n${errors}")
-endif()
+lab_read_exercise_list(list)
 file(WRITE ${LIST} "${list}")
 message(STATUS "The course's exercises (file:lines, name, difficulty, task):\n${list}")
 

@@ -6,6 +6,7 @@
 #include "variants/3_register_blocked_update.cuh"
 #include "variants/4_right_looking_gemm.cuh"
 #include "variants/5_look_ahead.cuh"
+#include "variants/7_panel_by_halves.cuh"
 
 namespace step2
 {
@@ -28,6 +29,8 @@ namespace step2
        true, right_looking_workspace<T>, factorize_4_right_looking_gemm<T>},
       {"5_look_ahead", "variant 4 with the next panel on a second stream, recursive update",
        true, right_looking_workspace<T>, factorize_5_look_ahead<T>},
+      {"7_panel_by_halves", "variant 5 with the diagonal block by halves and panels twice as wide",
+       true, panel_by_halves_workspace<T>, factorize_7_panel_by_halves<T>},
     };
     return list;
   }

@@ -65,8 +65,8 @@ namespace step2
 {
   // @sect3{What the program was asked to do}
   //
-  // `--variant NAME` picks one of the six variants by number or name. Variants 1 to 5
-  // are factorisations, the list `variants<T>()`; variant 6 is a solve
+  // `--variant NAME` picks one of the seven variants by number or name. Variants 1 to 5
+  // and 7 are factorisations, the list `variants<T>()`; variant 6 is a solve
   // (MixedPrecisionSolve, float only), which the list does not hold. The name is
   // looked up once, when the command line is read, into what it picks: its kind and
   // its full name. From then on the program asks the kind, not the name.
@@ -141,16 +141,17 @@ namespace step2
   // On the host: the test matrix is generated in double, then A, the factor copied
   // back from the GPU, and the CPU's and LAPACK's working copies. On the GPU: A as
   // generated (each run starts from it), the matrix being factorised, variant 6's copy
-  // of it, and the workspace of variants 4-6 (an n×nb copy of a panel and two nb×nb
-  // blocks); cuSOLVER's workspace is small beside them. On the host one more matrix
-  // for variant 6's factor.
+  // of it, and the largest workspace of a variant (variant 7's: an n×2nb copy of a
+  // panel and two 2nb×2nb blocks); cuSOLVER's workspace is small beside them. On the
+  // host one more matrix for variant 6's factor.
   template <typename T>
   lab::Memory memory_needed(int n, int panel_width)
   {
     const double matrix = lab::matrix_bytes<T>(n, n);
-    const double nb = std::min(n, panel_width);
-    return {lab::matrix_bytes<double>(n, n) + 5 * matrix,
-            3 * matrix + lab::matrix_bytes<T>(n + 2 * nb, nb)};
+    std::size_t workspace = 0;
+    for (const Variant<T> &variant : variants<T>())
+      workspace = std::max(workspace, variant.workspace_elements(n, panel_width));
+    return {lab::matrix_bytes<double>(n, n) + 5 * matrix, 3 * matrix + double(sizeof(T)) * workspace};
   }
 
   // @sect3{The console line of one factorisation}
@@ -430,7 +431,7 @@ int main(int argc, char **argv)
   CLI::App app{"step-2: blocked Cholesky factorisation, from the 2011 design to cuSOLVER speed",
                "step-2"};
   lab::add_common_options(app, settings.options);
-  app.add_option("--variant", variant, "Run one variant only, by number or name (1 ... 6), beside cuSOLVER")
+  app.add_option("--variant", variant, "Run one variant only, by number or name (1 ... 7), beside cuSOLVER")
     ->type_name("NAME")
     ->check([](const std::string &name) {
       return variant_named(name) ? std::string() : "no variant named '" + name + "'";
@@ -441,7 +442,7 @@ int main(int argc, char **argv)
     ->excludes(app.get_option("--sizes"))
     ->excludes(app.get_option("--max-size"));
   app.add_option("--panel-width", settings.panel_width,
-                 "Panel width nb of variants 4-6 (a multiple of 64, at most " +
+                 "Panel width nb of variants 4-6, half variant 7's (a multiple of 64, at most " +
                    std::to_string(max_diagonal_block) + "; default: 512 in float, 256 in double)")
     ->type_name("NB")
     ->check([](const std::string &text) {
@@ -480,7 +481,7 @@ int main(int argc, char **argv)
                   "turned into L by rows outside the timing; IRS: cusolverDnIRSXgesv, TF32 LU\n");
       std::printf("check: ||L L^T - A||_F / ||A||_F <= %g n eps, every entry in double (on the GPU above "
                   "n = %d); random SPD matrices of condition %g; panel width of variants 4-6: %d (float), "
-                  "%d (double)\n",
+                  "%d (double), of variant 7 twice that\n",
                   residual_constant, on_host_up_to, condition_number, settings.panel_width_for<float>(),
                   settings.panel_width_for<double>());
       lab::for_each_precision(settings.options, [&](auto zero) {

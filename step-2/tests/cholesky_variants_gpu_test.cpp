@@ -2,8 +2,8 @@
 // break the tiling (1, 2, tile ± 1 for the tiles 16 and 64 and the panel widths,
 // primes, about a thousand), in float and double; on matrices that fail at a chosen
 // column (first, middle, last), which every variant must report as LAPACK's info,
-// leaving no NaN behind; band matrices (variants 4 and 5 with a bandwidth), which must
-// not touch what lies beyond the band; variant 5 also as a CUDA graph; variant 6's refined solve
+// leaving no NaN behind; band matrices (variants 4, 5 and 7 with a bandwidth), which must
+// not touch what lies beyond the band; variants 5 and 7 also as CUDA graphs; variant 6's refined solve
 // against FP32's accuracy. The workspace is poisoned (all NaN) before each run, so a
 // variant that reads scratch it did not write fails. This program exits with 77
 // (CTest: skipped) on a machine without a GPU.
@@ -133,10 +133,10 @@ TEST_CASE("every variant reports the failing column and leaves no NaN", "[gpu][o
   check_failures<double>(cublas);
 }
 
-TEST_CASE("variants 4 and 5 with every panel width, on sizes around them", "[gpu][look_ahead_order]")
+TEST_CASE("variants 4, 5 and 7 with every panel width, on sizes around them", "[gpu][look_ahead_order]")
 {
   lab::Cublas cublas;
-  for (const char *name : {"4", "5"})
+  for (const char *name : {"4", "5", "7"})
     for (const int panel_width : {64, 128, 192, 512})
       for (const int n : {panel_width - 1, panel_width + 1, 2 * panel_width + 3, 5 * panel_width - 7, 700})
         {
@@ -169,14 +169,15 @@ namespace
   }
 
   // Factorises the band matrix @p a (bandwidth b) with a band variant: the entries more
-  // than b + nb − 1 rows below the diagonal, which it must neither read nor write, are
-  // NaN on the GPU. Returns info; checks that the NaNs are still there and that the
+  // than b + nb − 1 rows below the diagonal (nb: the variant's panel, for variant 7
+  // twice @p panel_width), which it must neither read nor write, are NaN on the GPU. Returns info; checks that the NaNs are still there and that the
   // factor's band is finite, and gives the factor's band (zeros elsewhere) in @p l.
   template <typename T>
   int factorize_band(const step2::Variant<T> &variant, const lab::Matrix<T> &a, int b, int panel_width,
                      lab::Matrix<T> &l, lab::Cublas &cublas)
   {
-    const int n = a.rows(), window = b + std::min(n, panel_width) - 1;
+    const int panel = step2::is_named(variant.name, "7") ? 2 * panel_width : panel_width;
+    const int n = a.rows(), window = b + std::min(n, panel) - 1;
     lab::Matrix<T> poisoned = a;
     for (int i = 0; i < n; ++i)
       for (int j = 0; i - j > window; ++j)
@@ -200,10 +201,10 @@ namespace
   }
 } // namespace
 
-TEST_CASE("variants 4 and 5 factorise a band matrix inside its band", "[gpu]")
+TEST_CASE("variants 4, 5 and 7 factorise a band matrix inside its band", "[gpu]")
 {
   lab::Cublas cublas;
-  for (const char *name : {"4", "5"})
+  for (const char *name : {"4", "5", "7"})
     for (const int panel_width : {64, 192})
       for (const int n : {1, 2, 130, 301, 700})
         for (const int b : {0, 1, 63, 64, 65, 200, n})
@@ -224,7 +225,7 @@ TEST_CASE("a band matrix that is not positive definite is reported at its column
 {
   lab::Cublas cublas;
   const int n = 500, b = 90;
-  for (const char *name : {"4", "5"})
+  for (const char *name : {"4", "5", "7"})
     for (const int c : {0, 64, 255, 256, n - 1})
       {
         INFO("variant " << name << ", failing column " << c);
@@ -234,30 +235,31 @@ TEST_CASE("a band matrix that is not positive definite is reported at its column
       }
 }
 
-TEST_CASE("variant 5 captured in a CUDA graph and launched twice", "[gpu][look_ahead_order]")
+TEST_CASE("variants 5 and 7 captured in a CUDA graph and launched twice", "[gpu][look_ahead_order]")
 {
   lab::Cublas cublas;
-  const step2::Variant<double> &variant = *step2::find_variant<double>("5");
-  for (const int n : {1, 200, 777})
-    {
-      INFO("n = " << n);
-      const lab::Matrix<double> a = lab::random_spd<double>(n, 1e3, 50 + n);
-      OnDevice<double> device(variant, a, cublas, 128);
-      lab::CudaGraph graph;
-      graph.capture([&](cudaStream_t stream) {
-        device.args.stream = stream;
-        variant.factorize(device.args);
-      });
-      for (int run = 0; run < 2; ++run)
-        {
-          device.reset();
-          graph.launch();
-          lab::Matrix<double> l;
-          const int status = device.result(l);
-          CHECK(status == 0);
-          CHECK(lab::cholesky_residual(a, l) <= lab::tolerance<double>(4, n));
-        }
-    }
+  for (const char *name : {"5", "7"})
+    for (const int n : {1, 200, 777})
+      {
+        const step2::Variant<double> &variant = *step2::find_variant<double>(name);
+        INFO("variant " << name << ", n = " << n);
+        const lab::Matrix<double> a = lab::random_spd<double>(n, 1e3, 50 + n);
+        OnDevice<double> device(variant, a, cublas, 128);
+        lab::CudaGraph graph;
+        graph.capture([&](cudaStream_t stream) {
+          device.args.stream = stream;
+          variant.factorize(device.args);
+        });
+        for (int run = 0; run < 2; ++run)
+          {
+            device.reset();
+            graph.launch();
+            lab::Matrix<double> l;
+            const int status = device.result(l);
+            CHECK(status == 0);
+            CHECK(lab::cholesky_residual(a, l) <= lab::tolerance<double>(4, n));
+          }
+      }
 }
 
 namespace

@@ -27,21 +27,15 @@ namespace step2
   } // namespace
 
   template <typename T>
-  void factorize_panel(const CholeskyArgs<T> &args, int p, DiagonalBlockFactorization<T> diagonal,
-                       cudaStream_t s)
+  void solve_panel_below(const CholeskyArgs<T> &args, int p, cudaStream_t s)
   {
     const int n = args.n, ld = args.ld, nb = std::min(args.n, args.panel_width);
-    const int w = std::min(nb, n - p);           // this panel's width
-    const int below = args.rows_end(p, w) - p - w; // rows under its diagonal block
-    T *const x = args.workspace, *const scratch = x + static_cast<long>(nb) * nb;
-    T *const copy = scratch + static_cast<long>(nb) * nb;
-    // 1. The diagonal block.
-    diagonal(entry(args, p, p), w, ld, args.info, p, s);
+    const int w = std::min(nb, n - p);
+    const int below = args.rows_end(p, w) - p - w;
     if (below == 0)
       return;
-    // 2. The panel below it: X = L_11^{-1}, then L_21 = A_21 X^T.
-    LAB_CHECK(cudaMemsetAsync(x, 0, sizeof(T) * w * w, s));
-    invert_lower_block(entry(args, p, p), w, ld, x, w, scratch, args.info, args.gemm, s);
+    const T *const x = args.workspace;
+    T *const copy = args.workspace + 2 * static_cast<long>(nb) * nb;
     LAB_CHECK(cudaMemcpy2DAsync(copy, sizeof(T) * w, entry(args, p + w, p), sizeof(T) * ld,
                                 sizeof(T) * w, below, cudaMemcpyDeviceToDevice, s));
     lab::GemmArgs<T> g;
@@ -53,6 +47,23 @@ namespace step2
     g.c = entry(args, p + w, p);
     g.ldc = ld;
     args.gemm(g, s);
+  }
+
+  template <typename T>
+  void factorize_panel(const CholeskyArgs<T> &args, int p, DiagonalBlockFactorization<T> diagonal,
+                       cudaStream_t s)
+  {
+    const int n = args.n, ld = args.ld, nb = std::min(args.n, args.panel_width);
+    const int w = std::min(nb, n - p);           // this panel's width
+    T *const x = args.workspace, *const scratch = x + static_cast<long>(nb) * nb;
+    // 1. The diagonal block.
+    diagonal(entry(args, p, p), w, ld, args.info, p, s);
+    if (args.rows_end(p, w) == p + w)
+      return; // nothing below it
+    // 2. The panel below it: X = L_11^{-1}, then L_21 = A_21 X^T.
+    LAB_CHECK(cudaMemsetAsync(x, 0, sizeof(T) * w * w, s));
+    invert_lower_block(entry(args, p, p), w, ld, x, w, scratch, args.info, args.gemm, s);
+    solve_panel_below(args, p, s);
   }
 
   template <typename T>
@@ -98,6 +109,8 @@ namespace step2
                                 cudaStream_t);
   template void factorize_panel(const CholeskyArgs<double> &, int, DiagonalBlockFactorization<double>,
                                 cudaStream_t);
+  template void solve_panel_below(const CholeskyArgs<float> &, int, cudaStream_t);
+  template void solve_panel_below(const CholeskyArgs<double> &, int, cudaStream_t);
   template void update_block_column(const CholeskyArgs<float> &, int, int, int, int,
                                     const lab::Gemm<float> &, cudaStream_t);
   template void update_block_column(const CholeskyArgs<double> &, int, int, int, int,

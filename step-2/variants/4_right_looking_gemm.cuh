@@ -49,6 +49,11 @@ namespace step2
   void factorize_panel(const CholeskyArgs<T> &args, int p, DiagonalBlockFactorization<T> diagonal,
                        cudaStream_t stream);
 
+  // The second half of step 2: L_21 = A_21 X^T below the diagonal block of the panel at
+  // p, with X = L_11^{-1} already in the workspace (w×w, leading dimension w).
+  template <typename T>
+  void solve_panel_below(const CholeskyArgs<T> &args, int p, cudaStream_t stream);
+
   // Part of step 3: columns q ... q + wq - 1, from row q down, lose the product of the
   // panel p (w columns wide) with itself.
   template <typename T>

@@ -28,24 +28,24 @@ namespace step2
   } // namespace
 
   template <typename T>
-  void factorize_5_look_ahead(const CholeskyArgs<T> &args)
+  void factorize_looking_ahead(const CholeskyArgs<T> &args, PanelFactorization<T> panel, int update_width)
   {
     const int n = args.n, nb = std::min(args.n, args.panel_width);
     const lab::Gemm<T> &update = args.update_gemm ? args.update_gemm : args.gemm;
     const cudaStream_t s = args.stream;
     SideStream &side = side_stream();
     clear_info(args.info, s);
-    const DiagonalBlockFactorization<T> diagonal = factorize_diagonal_block_one_kernel<T>;
-    factorize_panel(args, 0, diagonal, s);
+    panel(args, 0, s);
     // @exercise{look_ahead_order, 3}
     // Overlapping two streams in the right order with events. For each panel p (nb
     // columns wide, from 0 while p + nb < n), with end = `args.rows_end(p, nb)`, next
     // = p + nb and next_width = min(nb, n - next): update the next panel's columns
     // on s (update_block_column, min(next_width, end - next) columns wide); make
     // side.stream wait for that with lab::wait_for
-    // and the event `side.columns_ready`, and factorise the next panel on side.stream;
-    // meanwhile update the rest of the trailing matrix up to end on s, in block
-    // columns 2 nb wide; last, make s wait for side.stream through `side.panel_done`.
+    // and the event `side.columns_ready`, and factorise the next panel on side.stream
+    // (`panel(args, next, ...)`); meanwhile update the rest of the trailing matrix up
+    // to end on s, in block columns update_width wide; last, make s wait for
+    // side.stream through `side.panel_done`.
     // No other waits: each one you add serialises work the look-ahead overlaps.
     for (int p = 0; p + nb < n; p += nb)
       {
@@ -55,17 +55,35 @@ namespace step2
         update_block_column(args, p, nb, next, std::min(next_width, end - next), update, s);
         // 2. The next panel, on the second stream ...
         lab::wait_for(s, side.columns_ready, side.stream.get());
-        factorize_panel(args, next, diagonal, side.stream.get());
-        // 3. ... while the rest of the trailing matrix is updated here, in block
-        //    columns twice as wide as a panel.
-        for (int q = next + next_width; q < end; q += 2 * nb)
-          update_block_column(args, p, nb, q, std::min(2 * nb, end - q), update, s);
+        panel(args, next, side.stream.get());
+        // 3. ... while the rest of the trailing matrix is updated here.
+        for (int q = next + next_width; q < end; q += update_width)
+          update_block_column(args, p, nb, q, std::min(update_width, end - q), update, s);
         // 4. Both done before the next step.
         lab::wait_for(side.stream.get(), side.panel_done, s);
       }
     // @end-exercise
   }
 
+  namespace
+  {
+    // Variant 5's panel: variant 4's, with the diagonal block in one launch.
+    template <typename T>
+    void panel_with_one_kernel_diagonal(const CholeskyArgs<T> &args, int p, cudaStream_t stream)
+    {
+      factorize_panel(args, p, factorize_diagonal_block_one_kernel<T>, stream);
+    }
+  } // namespace
+
+  template <typename T>
+  void factorize_5_look_ahead(const CholeskyArgs<T> &args)
+  {
+    // The trailing update in block columns twice as wide as a panel.
+    factorize_looking_ahead(args, panel_with_one_kernel_diagonal<T>, 2 * std::min(args.n, args.panel_width));
+  }
+
+  template void factorize_looking_ahead(const CholeskyArgs<float> &, PanelFactorization<float>, int);
+  template void factorize_looking_ahead(const CholeskyArgs<double> &, PanelFactorization<double>, int);
   template void factorize_5_look_ahead(const CholeskyArgs<float> &);
   template void factorize_5_look_ahead(const CholeskyArgs<double> &);
 } // namespace step2

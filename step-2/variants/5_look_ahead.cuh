@@ -31,13 +31,25 @@
 // Each loop step launches a few dozen kernels and products. The program also runs the
 // variant captured in a CUDA graph (lab::CudaGraph) and reports both.
 //
-// Variant 6 (6_mixed_precision_solve.cuh) runs this algorithm with a faster, less
-// precise product for the trailing update: CholeskyArgs::update_gemm.
+// Variant 7 (7_panel_by_halves.cuh) runs this loop with a shorter panel; variant 6
+// (6_mixed_precision_solve.cuh) runs variant 7 with a faster, less precise product for
+// the trailing update: CholeskyArgs::update_gemm.
 
 #include "../cholesky_variants.h"
 
 namespace step2
 {
+  // How a look-ahead factorisation does the panel at column p (steps 1 and 2 of
+  // variant 4), on a stream.
+  template <typename T>
+  using PanelFactorization = void (*)(const CholeskyArgs<T> &args, int p, cudaStream_t stream);
+
+  // The look-ahead loop over panels of args.panel_width columns, each panel by @p panel,
+  // the rest of the trailing update in block columns @p update_width wide. Variant 5
+  // and variant 7 (7_panel_by_halves.cuh) differ only in these two.
+  template <typename T>
+  void factorize_looking_ahead(const CholeskyArgs<T> &args, PanelFactorization<T> panel, int update_width);
+
   template <typename T>
   void factorize_5_look_ahead(const CholeskyArgs<T> &args);
 } // namespace step2

@@ -1,5 +1,4 @@
-#include "4_right_looking_gemm.cuh"
-#include "5_look_ahead.cuh"
+#include "7_panel_by_halves.cuh"
 #include "6_mixed_precision_solve.cuh"
 
 #include <lab/cuda_check.h>
@@ -47,7 +46,7 @@ namespace step2
                                            const lab::Gemm<float> &gemm, const lab::Gemm<float> &update_gemm)
     : n_(n), ld_(ld), cublas_(cublas), potrs_(n, ld),
       factor_(static_cast<std::size_t>(n) * ld),
-      workspace_(right_looking_workspace<float>(n, panel_width)), residual_(n), norm_(1),
+      workspace_(panel_by_halves_workspace<float>(n, panel_width)), residual_(n), norm_(1),
       info_(1)
   {
     args_.a = factor_.data();
@@ -65,7 +64,7 @@ namespace step2
     LAB_CHECK(cudaMemcpy2DAsync(factor_.data(), sizeof(float) * ld_, a, sizeof(float) * ld_,
                                 sizeof(float) * n_, n_, cudaMemcpyDeviceToDevice, s));
     args_.stream = s;
-    factorize_5_look_ahead(args_);
+    factorize_7_panel_by_halves(args_);
   }
 
   int MixedPrecisionSolve::solve(const float *a, const float *b, float *x, cudaStream_t s)

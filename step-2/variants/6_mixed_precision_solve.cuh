@@ -3,8 +3,9 @@
 //
 // On an H100 or H200 the tensor cores multiply TF32 numbers (FP32's exponent, 10 bits
 // of mantissa instead of 23) several times faster than the FP32 units multiply FP32
-// ones. A factorisation whose trailing update runs in TF32 (variant 5 with a TF32
-// product as CholeskyArgs::update_gemm; the panels stay in FP32) is correspondingly
+// ones. A factorisation whose trailing update runs in TF32 (the fastest FP32
+// factorisation, variant 7 (7_panel_by_halves.cuh), with a TF32 product as
+// CholeskyArgs::update_gemm; the panels stay in FP32) is correspondingly
 // faster, and less accurate: each product rounds its inputs to 11 significant bits,
 // ε_TF32 = 2^-10 ≈ 10^-3 where FP32 has 2^-23 ≈ 1.2·10^-7. How much of that reaches
 // the factor depends on the matrix (the results page shows it for the test matrices).

@@ -1,0 +1,54 @@
+#include "7_panel_by_halves.cuh"
+
+#include "4_right_looking_gemm.cuh"
+#include "5_look_ahead.cuh"
+#include "recursive_diagonal_block.cuh"
+#include "tiles.cuh"
+
+#include <algorithm>
+
+namespace step2
+{
+  namespace
+  {
+    // The diagonal blocks of at most this many rows go to the one-launch kernel.
+    // Measured on an H200 for a block of 512 rows: 128 is the fastest in float and
+    // double (443 and 685 µs), ahead of 256 (460 and 784 µs) and of 64 (575 and 758 µs,
+    // where the small products' launches dominate).
+    constexpr int base_rows = 128;
+
+    // The panels are this many times args.panel_width wide.
+    constexpr int widening = 2;
+
+    // Variant 4's panel with the diagonal block and its inverse by halves.
+    template <typename T>
+    void panel_by_halves(const CholeskyArgs<T> &args, int p, cudaStream_t s)
+    {
+      const int nb = std::min(args.n, args.panel_width), w = std::min(nb, args.n - p);
+      T *const x = args.workspace, *const scratch = x + static_cast<long>(nb) * nb;
+      LAB_CHECK(cudaMemsetAsync(x, 0, sizeof(T) * w * w, s));
+      factorize_and_invert_by_halves(args.a + static_cast<long>(p) * args.ld + p, w, args.ld, x, w, scratch,
+                                     args.info, p, base_rows, args.gemm, s);
+      solve_panel_below(args, p, s);
+    }
+  } // namespace
+
+  template <typename T>
+  std::size_t panel_by_halves_workspace(int n, int panel_width)
+  {
+    return right_looking_workspace<T>(n, widening * panel_width);
+  }
+
+  template <typename T>
+  void factorize_7_panel_by_halves(const CholeskyArgs<T> &args)
+  {
+    CholeskyArgs<T> wide = args;
+    wide.panel_width = widening * args.panel_width;
+    factorize_looking_ahead(wide, panel_by_halves<T>, std::min(wide.n, wide.panel_width));
+  }
+
+  template std::size_t panel_by_halves_workspace<float>(int, int);
+  template std::size_t panel_by_halves_workspace<double>(int, int);
+  template void factorize_7_panel_by_halves(const CholeskyArgs<float> &);
+  template void factorize_7_panel_by_halves(const CholeskyArgs<double> &);
+} // namespace step2

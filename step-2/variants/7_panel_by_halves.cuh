@@ -1,0 +1,38 @@
+#pragma once
+// @sect3{Variant 7: a shorter panel chain, by halves}
+//
+// Variant 5 hides the panel behind the trailing update, but only while the update is
+// longer than the panel. At n = 16384 in float it is not, for about the last half of
+// the panels: from there on every step waits for the chain of its panel, the diagonal
+// block (one thread block, 649 µs at nb = 512 on an H200), its inverse (109 µs) and
+// the product below. With the trailing update made almost free (variant 6's TF32
+// products) variant 5 still takes about 33 ms: the chain alone.
+//
+// Variant 7 changes one thing, the diagonal block: it is factorised and inverted by
+// halves (recursive_diagonal_block.cuh), so that most of its flops are products and
+// the one-SM kernel only sees blocks of 128 rows. The block and its inverse of 512
+// rows take 443 µs instead of 758 (float; 685 instead of 1374 in double). And since
+// that has no limit from shared memory, the panels are twice as wide as variant 5's:
+// 1024 columns in float, 512 in double. Fewer panels mean fewer links in the chain
+// and products with a longer inner dimension; the rest of the trailing update goes
+// in block columns one panel wide, which at this width are as large as variant 5's
+// double columns.
+//
+// Measured alternatives that did not pay (H200, n = 16384 and 32768, as a graph):
+// the trailing update spread over two or four streams (within ±5%, often slower),
+// and split into halves with one large product for each off-diagonal rectangle
+// (within 2% of the block columns).
+
+#include "../cholesky_variants.h"
+
+#include <cstddef>
+
+namespace step2
+{
+  // The workspace of variant 7: variant 4's, for panels twice as wide.
+  template <typename T>
+  std::size_t panel_by_halves_workspace(int n, int panel_width);
+
+  template <typename T>
+  void factorize_7_panel_by_halves(const CholeskyArgs<T> &args);
+} // namespace step2

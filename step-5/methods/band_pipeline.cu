@@ -60,7 +60,7 @@ namespace step5
   BandPipeline<T>::BandPipeline(const PsfField &psf, int rows, int cols, const lab::Gemm<T> &gemm, int panel_width)
     : rows_(rows), cols_(cols), layout_(layout_for<T>(psf, rows, cols, panel_width)), gemm_(gemm),
       band_(layout_.elements()), b_(static_cast<std::size_t>(layout_.n)),
-      cholesky_workspace_(best_cholesky<T>().workspace_elements(layout_.n, layout_.panel)),
+      cholesky_workspace_(band_cholesky<T>().workspace_elements(layout_.n, layout_.panel)),
       solve_workspace_(step3::substitution_workspace(layout_.n, one_column)), info_(1)
   {
     // The dense code sees A at the first entry of the storage's diagonal, with the
@@ -71,7 +71,7 @@ namespace step5
     args.bandwidth = layout_.bandwidth;
     factorisation_.capture([&](cudaStream_t stream) {
       args.stream = stream;
-      best_cholesky<T>().factorize(args);
+      band_cholesky<T>().factorize(args);
     });
     // The solves, L⁻ᵀ (L⁻¹ b), in place in b.
     solves_.capture([&](cudaStream_t stream) {
@@ -93,7 +93,7 @@ namespace step5
     const BandLayout layout = layout_for<T>(psf, rows, cols, panel_width);
     // The band, b, and the workspaces of the factorisation and of the solves.
     const double elements = double(layout.elements()) + layout.n +
-                            double(best_cholesky<T>().workspace_elements(layout.n, layout.panel)) +
+                            double(band_cholesky<T>().workspace_elements(layout.n, layout.panel)) +
                             double(step3::substitution_workspace(layout.n, one_column));
     return elements * sizeof(T);
   }

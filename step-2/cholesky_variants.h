@@ -50,7 +50,7 @@ namespace step2
                                     // differs from gemm (variant 6: TF32); else empty
     cudaStream_t stream = nullptr;
     int panel_width = 512;          // nb of variants 4-6: the width of a panel
-                                    // (variant 7: twice it)
+                                    // (variant 7: from it to twice it)
     KernelTimes *kernel_times = nullptr; // variant 1 only: time each kernel
     int bandwidth = -1;             // variants 4, 5, 7: b ≥ 0 says A(i, j) = 0 for
                                     // i − j > b (a band matrix), and they skip what

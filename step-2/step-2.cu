@@ -442,7 +442,7 @@ int main(int argc, char **argv)
     ->excludes(app.get_option("--sizes"))
     ->excludes(app.get_option("--max-size"));
   app.add_option("--panel-width", settings.panel_width,
-                 "Panel width nb of variants 4-6, half variant 7's (a multiple of 64, at most " +
+                 "Panel width nb of variants 4-6, variant 7's least (a multiple of 64, at most " +
                    std::to_string(max_diagonal_block) + "; default: 512 in float, 256 in double)")
     ->type_name("NB")
     ->check([](const std::string &text) {
@@ -481,7 +481,7 @@ int main(int argc, char **argv)
                   "turned into L by rows outside the timing; IRS: cusolverDnIRSXgesv, TF32 LU\n");
       std::printf("check: ||L L^T - A||_F / ||A||_F <= %g n eps, every entry in double (on the GPU above "
                   "n = %d); random SPD matrices of condition %g; panel width of variants 4-6: %d (float), "
-                  "%d (double), of variant 7 twice that\n",
+                  "%d (double), of variant 7 about n/16 from that to twice that\n",
                   residual_constant, on_host_up_to, condition_number, settings.panel_width_for<float>(),
                   settings.panel_width_for<double>());
       lab::for_each_precision(settings.options, [&](auto zero) {

@@ -73,7 +73,8 @@ namespace step2
     const std::string width = std::to_string(panel_width);
     put(cholesky_, "cholesky_" + std::string(precision) + ".dat", "step-2 (blocked Cholesky against cuSOLVER potrf)",
         {"times in milliseconds (GPU: kernels only; copies_ms = A up and L down, pageable memory); NaN = not run",
-         "panel width of variants 4-6: " + width + ", of variant 7: " + std::to_string(2 * panel_width),
+         "panel width of variants 4-6: " + width + ", of variant 7: n/16 rounded up to a multiple of 64, from " +
+           width + " to " + std::to_string(2 * panel_width),
          variants<T>().back().name + "_graph: the last variant captured in a CUDA graph (capture time in "
          "graph_capture_ms, not in the timing)",
          "residual = ||L L^T - A||_F / ||A||_F in double, every entry (on the GPU by cuBLAS DSYRK above n = 2048); "

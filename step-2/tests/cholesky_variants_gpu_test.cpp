@@ -152,6 +152,25 @@ TEST_CASE("variants 4, 5 and 7 with every panel width, on sizes around them", "[
         }
 }
 
+TEST_CASE("variant 7 with panels wider than the panel width asked for", "[gpu][look_ahead_order]")
+{
+  // About n/16 columns, at most twice the width asked for: 128 for these sizes, which
+  // are not multiples of it.
+  lab::Cublas cublas;
+  for (const int n : {1601, 2113, 2565})
+    {
+      INFO("n = " << n);
+      const lab::Matrix<float> a = lab::random_spd<float>(n, 1e3, n);
+      lab::Matrix<float> l;
+      CHECK(factorize(*step2::find_variant<float>("7"), a, l, cublas, 64) == 0);
+      CHECK(lab::cholesky_residual(a, l) <= lab::tolerance<float>(4, n));
+      const lab::Matrix<double> ad = lab::random_spd<double>(n, 1e3, n);
+      lab::Matrix<double> ld;
+      CHECK(factorize(*step2::find_variant<double>("7"), ad, ld, cublas, 64) == 0);
+      CHECK(lab::cholesky_residual(ad, ld) <= lab::tolerance<double>(4, n));
+    }
+}
+
 namespace
 {
   // A symmetric band matrix, zero more than b rows from its diagonal, positive definite

@@ -12,10 +12,11 @@
 // halves (recursive_diagonal_block.cuh), so that most of its flops are products and
 // the one-SM kernel only sees blocks of 128 rows. The block and its inverse of 512
 // rows take 443 µs instead of 758 (float; 685 instead of 1374 in double). And since
-// that has no limit from shared memory, the panels are twice as wide as variant 5's:
-// 1024 columns in float, 512 in double. Fewer panels mean fewer links in the chain
-// and products with a longer inner dimension; the rest of the trailing update goes
-// in block columns one panel wide, which at this width are as large as variant 5's
+// that has no limit from shared memory, the panels can be wider than variant 5's: up
+// to twice as wide (1024 columns in float, 512 in double), about n/16 columns, so
+// that large matrices get fewer links in the chain and products with a longer inner
+// dimension, and small ones a shorter chain. The rest of the trailing update goes in
+// block columns one panel wide, which at the widest are as large as variant 5's
 // double columns.
 //
 // Measured alternatives that did not pay (H200, n = 16384 and 32768, as a graph):
@@ -29,7 +30,8 @@
 
 namespace step2
 {
-  // The workspace of variant 7: variant 4's, for panels twice as wide.
+  // The workspace of variant 7: variant 4's, for its widest panels (twice
+  // panel_width).
   template <typename T>
   std::size_t panel_by_halves_workspace(int n, int panel_width);
 

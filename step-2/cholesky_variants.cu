@@ -27,9 +27,9 @@ namespace step2
        no_workspace, factorize_3_register_blocked_update<T>},
       {"4_right_looking_gemm", "nb-wide panels: inverse and products through lab::Gemm",
        true, right_looking_workspace<T>, factorize_4_right_looking_gemm<T>},
-      {"5_look_ahead", "variant 4 with the next panel on a second stream, recursive update",
+      {"5_look_ahead", "variant 4 with the next panel on a second stream, 2nb-wide update columns",
        true, right_looking_workspace<T>, factorize_5_look_ahead<T>},
-      {"7_panel_by_halves", "variant 5 with the diagonal block by halves and panels twice as wide",
+      {"7_panel_by_halves", "variant 5 with the diagonal block by halves and panels up to twice as wide",
        true, panel_by_halves_workspace<T>, factorize_7_panel_by_halves<T>},
     };
     return list;

@@ -23,12 +23,12 @@ namespace step3
     lab::DeviceInfo device;
     bool use_gpu = false;
 
-    // Whether the triangular variant @p v runs at size @p n: the one --variant names,
-    // else every variant up to its largest size.
     // Whether the sweep fills the table named @p name (inverse, solve, spd-inverse,
     // gauss-jordan).
     bool runs_table(const std::string &name) const { return table.empty() || table == name; }
 
+    // Whether the triangular variant @p v runs at size @p n: the one --variant names,
+    // else every variant up to its largest size.
     template <typename T>
     bool runs(const InverseVariant<T> &v, int n) const
     {

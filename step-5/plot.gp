@@ -31,6 +31,34 @@ file_of(name, f) = dir . "/" . name . "_" . precision(f) . ".dat"
 do_png = "set terminal pngcairo size 650 * panels + 100, 560 enhanced font ',11'"
 do_svg = "set terminal svg size 650 * panels + 100, 560 enhanced font ',11' dynamic"
 
+# The methods' names as the console prints them, from their column names.
+label(c) = (c eq "dense_course_solve" ? "dense, step-4's kernels, two solves" : \
+            c eq "dense_course_inverse" ? "dense, step-4's kernels, inverse (thesis)" : \
+            c eq "dense_cublas_solve" ? "dense, cuBLAS, two solves" : \
+            c eq "dense_cublas_inverse" ? "dense, cuBLAS, inverse (thesis)" : \
+            c eq "dense_cusolver" ? "dense, cuBLAS SYRK + cuSOLVER potrf/potrs" : \
+            c eq "band_course_solve" ? "band, step-4's kernels, two solves" : \
+            c eq "cg" ? "conjugate gradients, matrix-free" : \
+            c eq "fft_periodic" ? "FFT filter, periodic" : \
+            c eq "fft_mirrored" ? "FFT filter, mirrored" : \
+            c eq "gauss_seidel" ? "Gauss-Seidel (CPU, double)" : \
+            c eq "cholmod" ? "sparse Cholesky, CHOLMOD (CPU, double)" : \
+            c eq "dense_tf32_refined" ? "dense, TF32 products, refined in FP32" : \
+            c eq "dense_cusolver_irs" ? "dense, cuBLAS SYRK + cuSOLVER IRS (TF32 LU, refined)" : \
+            c eq "fft_mean" ? "FFT filter, the mean PSF" : \
+            c eq "fft_piecewise" ? "piecewise FFT, 4 x 4 regions" : \
+            c eq "band_mean_psf" ? "band, the mean PSF (invariant)" : \
+            c eq "cg_mean_psf" ? "CG, the mean PSF (invariant)" : c)
+
+# An image's title: the method and, where the original is known, its PSNR.
+picture_title(m, psnr) = (m eq "original" ? "original\n " : \
+                          sprintf("%s\n%s", (m eq "degraded" ? "degraded" : label(m)), \
+                                  (psnr eq "" || psnr eq "nan" ? "" : sprintf("PSNR %.2f dB", psnr + 0))))
+
+# A grid of images (sections 0b and 3): no axes, pixels square, grey.
+image_grid = "set terminal pngcairo size 1300, 700 enhanced font ',11'; unset key; unset tics; " . \
+             "unset border; unset colorbox; unset xlabel; unset ylabel; set size ratio -1; set palette gray"
+
 # ---------------------------------------------------------------- 0: a PSF field
 # step-5 --psf lens:... or rotation:... writes varying_KIND_PRECISION.dat (one row
 # per image and size; column image: 0 the phantom, 1 the photograph). For each field
@@ -91,6 +119,40 @@ do for [kind in "lens rotation"] {
   }
 }
 
+# ---------------------------------------------------------------- 0b: a PSF field's images
+# For each field's float table: the photograph at the largest side it ran (else the
+# phantom at the largest side up to 256), through the field: the original, the
+# degraded image, the exact model's methods and the FFT's approximations, PSNR in the
+# titles, as step-5_varying_KIND_images.png.
+varying_pictures = "original degraded band_course_solve cg cholmod fft_mean fft_piecewise band_mean_psf"
+varying_psnr(file, rows, k, name) = system(sprintf("awk -v want=%d -v k=%d -v name=%s '/^# n / { for (i = 2; i <= NF; ++i) { if ($i == name \"_psnr\") c = i - 1; if ($i == \"image\") m = i - 1 } } !/^#/ && NF && $2 == want && $m == k { print $c }' '%s'", rows, k, name, file))
+largest_side(file, k, most) = system(sprintf("awk -v k=%d -v most=%d '/^# n / { for (i = 2; i <= NF; ++i) if ($i == \"image\") m = i - 1 } !/^#/ && NF && $m == k && $2 <= most && $2 > s { s = $2 } END { print s + 0 }' '%s'", k, most, file)) + 0
+do for [kind in "lens rotation"] {
+  vfile = dir . "/varying_" . kind . "_float.dat"
+  if (has(vfile)) {
+    k = (largest_side(vfile, 1, 1024) > 0 ? 1 : 0)
+    side = largest_side(vfile, k, k == 1 ? 1024 : 256)
+    name = (k == 1 ? "photograph" : "phantom")
+    stem = dir . "/images/" . sprintf("varying_%s_%s_s%04d_float_", kind, name, side)
+    if (side > 0 && has(stem . "original.png")) {
+      eval image_grid
+      set output out . "/step-5_varying_" . kind . "_images.png"
+      set multiplot layout 2,4 title sprintf("step-5: the %s %d x %d through the %s field, float (GPU: %s)", name, side, side, kind, gpu_of(vfile))
+      drawn = 0
+      do for [m in varying_pictures] {
+        picture = stem . m . ".png"
+        if (drawn < 8 && has(picture)) {
+          set title picture_title(m, m eq "original" ? "" : varying_psnr(vfile, side, k, m)) noenhanced
+          plot picture binary filetype=png with rgbimage
+          drawn = drawn + 1
+        }
+      }
+      unset multiplot
+      unset title; set tics; set border; set colorbox; set size noratio
+    }
+  }
+}
+
 tables = has(file_of("times", 1)) + has(file_of("times", 2))
 if (tables == 0) { print "step-5/plot.gp: no tables in " . dir; exit }
 gpu = gpu_of(file_of("times", has(file_of("times", 1)) ? 1 : 2))
@@ -102,25 +164,6 @@ do for [name in "times stages quality"] {
 set datafile missing "NaN"
 set grid
 set style data linespoints
-
-# The methods' names as the console prints them, from their column names.
-label(c) = (c eq "dense_course_solve" ? "dense, step-4's kernels, two solves" : \
-            c eq "dense_course_inverse" ? "dense, step-4's kernels, inverse (thesis)" : \
-            c eq "dense_cublas_solve" ? "dense, cuBLAS, two solves" : \
-            c eq "dense_cublas_inverse" ? "dense, cuBLAS, inverse (thesis)" : \
-            c eq "dense_cusolver" ? "dense, cuBLAS SYRK + cuSOLVER potrf/potrs" : \
-            c eq "band_course_solve" ? "band, step-4's kernels, two solves" : \
-            c eq "cg" ? "conjugate gradients, matrix-free" : \
-            c eq "fft_periodic" ? "FFT filter, periodic" : \
-            c eq "fft_mirrored" ? "FFT filter, mirrored" : \
-            c eq "gauss_seidel" ? "Gauss-Seidel (CPU, double)" : \
-            c eq "cholmod" ? "sparse Cholesky, CHOLMOD (CPU, double)" : \
-            c eq "dense_tf32_refined" ? "dense, TF32 products, refined in FP32" : \
-            c eq "dense_cusolver_irs" ? "dense, cuBLAS SYRK + cuSOLVER IRS (TF32 LU, refined)" : \
-            c eq "fft_mean" ? "FFT filter, the mean PSF" : \
-            c eq "fft_piecewise" ? "piecewise FFT, 4 x 4 regions" : \
-            c eq "band_mean_psf" ? "band, the mean PSF (invariant)" : \
-            c eq "cg_mean_psf" ? "CG, the mean PSF (invariant)" : c)
 
 # ---------------------------------------------------------------- 1: times
 # A panel for each precision in which some method ran (without a GPU, the CPU's
@@ -247,19 +290,12 @@ do for [terminal in "png svg"] {
 # ---------------------------------------------------------------- 3: images
 # A grid of the images of one restoration, each titled with its PSNR (from the
 # quality table) where the original is known.
-set terminal pngcairo size 1300, 700 enhanced font ',11'
-unset key; unset tics; unset border; unset colorbox; unset xlabel; unset ylabel
-set size ratio -1
-set palette gray
-set datafile missing "NaN"
+eval image_grid
 # The first eight of these that the run wrote: the GPU's methods, then the CPU's (all
 # that a run without a GPU has).
 picture_methods = "original degraded dense_course_solve dense_cusolver band_course_solve cg fft_periodic fft_mirrored " . \
                   "gauss_seidel cholmod"
 psnr_in(file, rows, name) = system(sprintf("awk -v want=%d -v name=%s '/^# n / { for (i = 2; i <= NF; ++i) if ($i == name \"_psnr\") c = i - 1 } !/^#/ && NF && $2 == want { print $c }' '%s'", rows, name, file))
-picture_title(m, psnr) = (m eq "original" ? "original\n " : \
-                          sprintf("%s\n%s", (m eq "degraded" ? "degraded" : label(m)), \
-                                  (psnr eq "" || psnr eq "nan" ? "" : sprintf("PSNR %.2f dB", psnr + 0))))
 # figure(output, prefix of the images, quality table, rows of the image, heading)
 do for [figure = 1:2] {
   if (figure == 1) {
@@ -295,35 +331,4 @@ do for [figure = 1:2] {
   }
 }
 
-# ---------------------------------------------------------------- 5: a PSF field's images
-# For each field's float table: the photograph at the largest side it ran (else the
-# phantom at the largest side up to 256), through the field: the original, the
-# degraded image, the exact model's methods and the FFT's approximations, PSNR in the
-# titles, as step-5_varying_KIND_images.png.
-varying_pictures = "original degraded band_course_solve cg cholmod fft_mean fft_piecewise band_mean_psf"
-varying_psnr(file, rows, k, name) = system(sprintf("awk -v want=%d -v k=%d -v name=%s '/^# n / { for (i = 2; i <= NF; ++i) { if ($i == name \"_psnr\") c = i - 1; if ($i == \"image\") m = i - 1 } } !/^#/ && NF && $2 == want && $m == k { print $c }' '%s'", rows, k, name, file))
-largest_side(file, k, most) = system(sprintf("awk -v k=%d -v most=%d '/^# n / { for (i = 2; i <= NF; ++i) if ($i == \"image\") m = i - 1 } !/^#/ && NF && $m == k && $2 <= most && $2 > s { s = $2 } END { print s + 0 }' '%s'", k, most, file)) + 0
-do for [kind in "lens rotation"] {
-  vfile = dir . "/varying_" . kind . "_float.dat"
-  if (has(vfile)) {
-    k = (largest_side(vfile, 1, 1024) > 0 ? 1 : 0)
-    side = largest_side(vfile, k, k == 1 ? 1024 : 256)
-    name = (k == 1 ? "photograph" : "phantom")
-    stem = dir . "/images/" . sprintf("varying_%s_%s_s%04d_float_", kind, name, side)
-    if (side > 0 && has(stem . "original.png")) {
-      set output out . "/step-5_varying_" . kind . "_images.png"
-      set multiplot layout 2,4 title sprintf("step-5: the %s %d x %d through the %s field, float (GPU: %s)", name, side, side, kind, gpu)
-      drawn = 0
-      do for [m in varying_pictures] {
-        picture = stem . m . ".png"
-        if (drawn < 8 && has(picture)) {
-          set title picture_title(m, m eq "original" ? "" : varying_psnr(vfile, side, k, m)) noenhanced
-          plot picture binary filetype=png with rgbimage
-          drawn = drawn + 1
-        }
-      }
-      unset multiplot
-    }
-  }
-}
 if (skipped ne "") { print "step-5/plot.gp: left out " . skipped }

@@ -6,6 +6,7 @@
 // there.
 
 #include "methods/dense_pipeline.h"
+#include "methods/restoration.h"
 #include "methods/sparse_cholesky.h"
 
 #include <lab/cli.h>
@@ -126,5 +127,25 @@ namespace step5
   inline int band_repetitions(const Settings &settings, int n)
   {
     return n <= 512 * 512 ? settings.options.reps : 1;
+  }
+
+  // What the restoration of an image and that of a PSF field share: λ, the
+  // repetitions, and which of CG, the FFT filters and the CPU's methods run. Whether
+  // the dense and band pipelines fit in memory each caller decides.
+  template <typename T>
+  RestoreOptions common_restore_options(const Settings &settings, int rows, int cols, double lambda)
+  {
+    const int n = rows * cols;
+    RestoreOptions options;
+    options.lambda = lambda;
+    options.use_gpu = settings.use_gpu;
+    options.reps = settings.options.reps;
+    options.dense_reps = dense_repetitions(settings, n);
+    options.band_reps = band_repetitions(settings, n);
+    options.cg = settings.wants("cg");
+    options.fft = settings.wants("fft");
+    options.gauss_seidel = runs_gauss_seidel<T>(settings, rows, cols);
+    options.sparse_cholesky = runs_cholmod<T>(settings, rows, cols);
+    return options;
   }
 } // namespace step5

@@ -97,9 +97,8 @@ namespace step5
   // cannot be written are refused later, but still before any work.
   struct Degradation
   {
-    Psf psf;        // the one PSF (empty for a field that varies)
     Noise noise;
-    PsfField field; // the blur as --psf gave it
+    PsfField field; // the blur as --psf gave it (its psf: the one PSF, empty for a field that varies)
   };
 
   // Reads the PSF and the noise the command line describes, refusing what does not
@@ -107,7 +106,7 @@ namespace step5
   Degradation refuse_bad_input(const Settings &settings)
   {
     const PsfField field = field_from_argument(settings.psf);
-    const Degradation degradation{field.psf, parse_noise(settings.noise), field};
+    const Degradation degradation{parse_noise(settings.noise), field};
     const Noise &noise = degradation.noise;
     if (!settings.degraded_file.empty() && !settings.psf_given)
       throw lab::bad_input("--degraded needs --psf: the PSF the image was blurred with");
@@ -188,19 +187,10 @@ namespace step5
   RestoreOptions restore_options(const Settings &settings, const Psf &psf, int rows, int cols, double lambda)
   {
     const int n = rows * cols;
-    RestoreOptions options;
-    options.lambda = lambda;
-    options.use_gpu = settings.use_gpu;
-    options.reps = settings.options.reps;
-    options.dense_reps = dense_repetitions(settings, n);
+    RestoreOptions options = common_restore_options<T>(settings, rows, cols, lambda);
     options.dense = settings.wants("dense") && dense_fits<T>(settings, rows, cols);
-    options.band_reps = band_repetitions(settings, n);
     const double band_bytes = BandPipeline<T>::device_bytes(psf, rows, cols);
     options.band = settings.wants("band") && settings.fits_on_gpu(band_bytes);
-    options.cg = settings.wants("cg");
-    options.fft = settings.wants("fft");
-    options.gauss_seidel = runs_gauss_seidel<T>(settings, rows, cols);
-    options.sparse_cholesky = runs_cholmod<T>(settings, rows, cols);
     // The TF32 pipeline (float) with the dense ones. It runs after them, on its own H
     // and A, but asks for as much as the dense pipelines' three matrices and its own
     // solver's copy of A and its products' scratch: at 256² on an 80 GB GPU, where
@@ -315,7 +305,7 @@ namespace step5
   void restore_image_file(const Settings &settings, const Degradation &degradation, lab::Checks &checks,
                           lab::Cublas *cublas)
   {
-    const Psf &psf = degradation.psf;
+    const Psf &psf = degradation.field.psf;
     const Noise &noise = degradation.noise;
     const lab::Matrix<double> original = lab::read_pgm(settings.image_file);
     check_field(degradation.field, original.rows(), original.cols());
@@ -395,7 +385,7 @@ namespace step5
     else if (degradation.field.varies())
       run_varying_comparison(settings, degradation.field, degradation.noise, checks, cublas);
     else
-      run_phantom(settings, degradation.psf, degradation.noise, checks, cublas);
+      run_phantom(settings, degradation.field.psf, degradation.noise, checks, cublas);
   }
   // @sect3{The command line}
   //

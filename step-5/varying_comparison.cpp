@@ -2,7 +2,6 @@
 #include "varying_comparison.h"
 
 #include "methods/band_pipeline.h"
-#include "methods/sparse_cholesky.h"
 #include "methods/varying_restoration.h"
 #include "model/lambda_option.h"
 #include "model/varying_blur.h"
@@ -13,9 +12,7 @@
 #include <lab/cli.h>
 #include <lab/format.h>
 #include <lab/pgm.h>
-#include <lab/png.h>
 #include <lab/precision.h>
-#include <lab/program.h>
 #include <lab/step_main.h>
 #include <lab/table.h>
 #include <lab/test_images.h>
@@ -106,10 +103,7 @@ namespace step5
     {
       char name[64];
       std::snprintf(name, sizeof name, "/varying_%s_field_s%04d", kind.c_str(), side);
-      const lab::Matrix<double> picture = field_picture(field);
-      lab::write_pgm(folder + name + ".pgm", picture);
-      if (lab::have_png())
-        lab::write_png(folder + name + ".png", picture);
+      write_image(folder + name, field_picture(field));
     }
 
     // The field's kind, in the names of its files: "lens", "rotation".
@@ -119,13 +113,7 @@ namespace step5
     template <typename T>
     VaryingOptions varying_options(const Settings &settings, const PsfField &field, int rows, int cols, double lambda)
     {
-      const int n = rows * cols;
-      VaryingOptions options;
-      options.lambda = lambda;
-      options.use_gpu = settings.use_gpu;
-      options.reps = settings.options.reps;
-      options.dense_reps = dense_repetitions(settings, n);
-      options.band_reps = band_repetitions(settings, n);
+      VaryingOptions options{common_restore_options<T>(settings, rows, cols, lambda)};
       options.regions = piecewise_regions(rows, cols);
       // The dense pipelines beside the field's table and the problem's images.
       const double dense = dense_bytes<T>(rows, cols) + field_memory_needed<T>(field, std::max(rows, cols), false)
@@ -134,10 +122,6 @@ namespace step5
       if (settings.use_gpu && settings.wants("dense") && !options.dense)
         say_skipped_for_memory(settings, "dense pipelines skipped: they need", dense);
       options.band = settings.wants("band");
-      options.cg = settings.wants("cg");
-      options.fft = settings.wants("fft");
-      options.gauss_seidel = runs_gauss_seidel<T>(settings, rows, cols);
-      options.sparse_cholesky = runs_cholmod<T>(settings, rows, cols);
       return options;
     }
 

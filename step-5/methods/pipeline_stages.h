@@ -14,9 +14,8 @@
 namespace step5
 {
   // The factorisation of the dense pipeline: the fastest of step-2 at the sizes of its
-  // images (n = 1024 … 65536), found by name so that a renumbering shows up here.
-  // Variant 7 factorises step-5's 64 × 64 and 128 × 128 systems 1.35× and 1.10× faster
-  // than variant 5 on step-4's products (H200, float).
+  // images (n = 1024 … 65536), found by name so that a renumbering shows up here
+  // (the results page gives the measurement that chose it).
   template <typename T>
   const step2::Variant<T> &best_cholesky()
   {
@@ -24,10 +23,9 @@ namespace step5
     return *variant;
   }
 
-  // The factorisation of the band pipeline: variant 5. Variant 7 with panels of the
-  // storage's width (band_matrix.h lays it out for variant 5's) was measured slower on
-  // an H200: the factor stage at 1024² took 3186 against 2944 ms in float, 5322
-  // against 4151 ms in double.
+  // The factorisation of the band pipeline: variant 5, whose panel width the band
+  // storage is laid out for (band_matrix.h); on that storage it is faster than variant
+  // 7 (the results page).
   template <typename T>
   const step2::Variant<T> &band_cholesky()
   {

@@ -20,7 +20,6 @@
 #include <lab/timer.h>
 
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <string>
 #include <type_traits>

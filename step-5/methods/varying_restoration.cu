@@ -26,21 +26,6 @@ namespace step5
 
   namespace
   {
-    // The options of restoration.h's runs, from the field's.
-    RestoreOptions restore_options_of(const VaryingOptions &options)
-    {
-      RestoreOptions restore;
-      restore.lambda = options.lambda;
-      restore.reps = options.reps;
-      restore.dense_reps = options.dense_reps;
-      restore.band_reps = options.band_reps;
-      restore.sparse_cholesky = options.sparse_cholesky;
-      restore.gauss_seidel = options.gauss_seidel;
-      restore.gauss_seidel_tolerance = options.gauss_seidel_tolerance;
-      restore.gauss_seidel_sweeps = options.gauss_seidel_sweeps;
-      return restore;
-    }
-
     MethodResult renamed(MethodResult result, const std::string &name, const std::string &description)
     {
       result.name = name;
@@ -88,27 +73,26 @@ namespace step5
                          const lab::Matrix<double> &degraded, const VaryingOptions &options, lab::Cublas &cublas,
                          std::vector<MethodResult> &results)
     {
-      const RestoreOptions restore = restore_options_of(options);
       DeviceProblem<T> problem(sampled, degraded);
       if (options.dense)
-        run_dense_methods(problem, restore, cublas, results);
+        run_dense_methods(problem, options, cublas, results);
       if (options.band)
-        results.push_back(run_band_method(problem, field, restore));
+        results.push_back(run_band_method(problem, field, options));
       if (options.cg)
-        results.push_back(run_cg_method(problem, restore));
+        results.push_back(run_cg_method(problem, options));
 
       DeviceProblem<T> mean_problem(mean, degraded);
       if (options.fft)
         {
-          results.push_back(renamed(run_fft_method(mean_problem, mean, FftBoundary::mirrored, degraded, restore),
+          results.push_back(renamed(run_fft_method(mean_problem, mean, FftBoundary::mirrored, degraded, options),
                                     "fft_mean", "FFT filter, the field's mean PSF, mirrored"));
           results.push_back(run_piecewise_method(problem, sampled, degraded, options));
         }
       if (options.band)
-        results.push_back(renamed(run_band_method(mean_problem, constant_field(mean), restore), "band_mean_psf",
+        results.push_back(renamed(run_band_method(mean_problem, constant_field(mean), options), "band_mean_psf",
                                   "band, the mean PSF (invariant), two solves"));
       if (options.cg)
-        results.push_back(renamed(run_cg_method(mean_problem, restore), "cg_mean_psf",
+        results.push_back(renamed(run_cg_method(mean_problem, options), "cg_mean_psf",
                                   "conjugate gradients, the mean PSF (invariant)"));
     }
 
@@ -137,7 +121,7 @@ namespace step5
       {
         timer.start();
         const NormalStencil stencil = normal_matrix_stencil(sampled, options.lambda);
-        run_cpu_methods(stencil, b, b_milliseconds + timer.milliseconds(), restore_options_of(options), results);
+        run_cpu_methods(stencil, b, b_milliseconds + timer.milliseconds(), options, results);
       }
 
     const double bound = normal_matrix_norm_bound(sampled);

@@ -17,6 +17,7 @@
 // filters, each against its region's PSF).
 
 #include "methods/method_result.h"
+#include "methods/restoration.h"
 #include "model/psf_field.h"
 
 #include <lab/cublas_gemm.h>
@@ -27,23 +28,12 @@
 
 namespace step5
 {
-  // What to run.
-  struct VaryingOptions
+  // What to run: restoration.h's options (fft: the two FFT approximations; the TF32,
+  // IRS and thesis pipelines are the invariant blur's and stay off) and the piecewise
+  // FFT's regions.
+  struct VaryingOptions : RestoreOptions
   {
-    double lambda = 1e-3;
-    int reps = 1;          // timed runs of each fast method (median)
-    int dense_reps = 1;    // of the dense pipelines
-    int band_reps = 1;     // of the band pipelines
-    int regions = 4;       // the piecewise FFT's R
-    bool dense = true;     // the dense pipelines (n² memory)
-    bool band = true;      // the band pipelines
-    bool cg = true;        // conjugate gradients
-    bool fft = true;       // the two FFT approximations
-    bool sparse_cholesky = false; // CHOLMOD on the CPU
-    bool gauss_seidel = false;    // Gauss–Seidel on the CPU
-    double gauss_seidel_tolerance = 1e-4;
-    int gauss_seidel_sweeps = 2000;
-    bool use_gpu = true;
+    int regions = 4; // the piecewise FFT's R
   };
 
   // The methods' names, in the order they run and of the table's columns

@@ -34,7 +34,11 @@ namespace step5
   double backward_error(const Psf &psf, const lab::Matrix<double> &degraded, double lambda,
                         const lab::Matrix<double> &f, Equations equations)
   {
-    return backward_error_for(psf, degraded, blur_transpose(psf, degraded), lambda, f, equations);
+    // b = Hᵀg is the right-hand side of the normal and the thesis' equations only; the
+    // FFT's equations (periodic, mirrored) are checked against g itself.
+    const bool needs_b = equations == Equations::normal || equations == Equations::thesis;
+    return backward_error_for(psf, degraded, needs_b ? blur_transpose(psf, degraded) : lab::Matrix<double>(), lambda,
+                              f, equations);
   }
 
   void measure_backward_errors(const Psf &psf, const lab::Matrix<double> &degraded, const lab::Matrix<double> &b,

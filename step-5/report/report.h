@@ -31,6 +31,9 @@ namespace step5
   void report_gain(const std::vector<MethodResult> &results, const lab::Matrix<double> &original,
                    const lab::Matrix<double> &degraded, double lambda, const std::string &rule);
 
+  // @p image as PATH.pgm and, where the build can write PNG, PATH.png.
+  void write_image(const std::string &path_without_extension, const lab::Matrix<double> &image);
+
   // Writes original (if known), degraded and every method's image into @p folder as
   // PREFIX_NAME.pgm (and .png).
   void write_images(const std::string &folder, const std::string &prefix, const lab::Matrix<double> &original,

@@ -7,8 +7,9 @@
 # Variables: BUILD=build (the build folder), CUDA_ARCH=90 (GPU architecture; default:
 # the GPU found when configuring, else 90), STEP=1 (make run/bench only that step),
 # RESULTS=results/local (the folder make run/bench write to and make plots reads),
-# EXERCISES=a,b (make student blanks only those exercises), NAME=naive_product (make
-# exercise), STUDENT=path/to/their/copy (make grade).
+# EXERCISES=a,b (make student blanks only those exercises, make grade grades only
+# those), NAME=naive_product (make exercise), STUDENT=path/to/their/copy and
+# SOLUTIONS=an earlier solutions.dat (make grade).
 
 BUILD     ?= build
 RESULTS   ?= results/local
@@ -96,7 +97,7 @@ exercise: configure
 # and a plot in $(RESULTS)/grade (tools/grade says more).
 grade: configure
 	@LAB_CMAKE_ARGS="$(CMAKE_ARGS)" tools/grade --build $(BUILD) --out $(RESULTS)/grade \
-	  $(if $(EXERCISES),--exercises $(EXERCISES)) $(STUDENT)
+	  $(if $(EXERCISES),--exercises $(EXERCISES)) $(if $(SOLUTIONS),--solutions $(SOLUTIONS)) $(STUDENT)
 
 clean:
 	rm -rf $(BUILD)
@@ -114,6 +115,7 @@ help:
 	@echo "                one exercise: its tests and a timing beside the solution and the vendor"
 	@echo "make grade STUDENT=path/to/their/copy"
 	@echo "                every exercise of a student's copy: $(RESULTS)/grade/grade.dat and a plot"
+	@echo "                (EXERCISES=name,name only those; SOLUTIONS=solutions.dat of an earlier grading)"
 	@echo "make clean      remove the build folder"
 	@echo "variables       STEP=1 (one step)  CUDA_ARCH=80 (GPU architecture)"
 	@echo "                RESULTS=results/<gpu> (plot the committed reference results)"

@@ -2,6 +2,7 @@
 #include "varying_comparison.h"
 
 #include "methods/band_pipeline.h"
+#include "methods/field_lambda.h"
 #include "methods/varying_restoration.h"
 #include "model/lambda_option.h"
 #include "model/varying_blur.h"
@@ -153,13 +154,26 @@ namespace step5
       return results;
     }
 
-    // λ for a degraded image, by the rule asked for, seeing the field's mean PSF.
+    // @sect3{λ for a degraded image}
+    //
+    // By the rule asked for. The periodic rules see the field's mean PSF; where the rule
+    // is the discrepancy principle and a GPU is there, their λ is only the start of the
+    // search on the field's own equations (field_lambda.h), and both lines are printed,
+    // so that the output shows how far apart they are.
     template <typename T>
     ImageLambda field_lambda(const Settings &settings, const SampledField &sampled,
                              const lab::Matrix<double> &degraded, double sigma)
     {
-      const ImageLambda lambda = choose_lambda<T>(settings.lambda, mean_psf(sampled), degraded, sigma);
-      std::printf("    lambda %g: %s (the rule sees the field's mean PSF)\n", lambda.lambda, lambda.detail.c_str());
+      const Psf mean = mean_psf(sampled);
+      ImageLambda lambda = choose_lambda<T>(settings.lambda, mean, degraded, sigma);
+      std::printf("    lambda %g: %s (the field's mean PSF)\n", lambda.lambda, lambda.detail.c_str());
+      if (resolved_lambda_rule(settings.lambda, sigma) != "discrepancy" || !settings.use_gpu)
+        return lambda;
+      const ResidualSearch exact = choose_field_lambda_by_discrepancy<T>(
+        sampled, degraded, sigma, lambda_range(mean, std::numeric_limits<T>::epsilon() / 2), lambda.lambda);
+      std::printf("    lambda %g: %s\n", exact.lambda, exact.how.c_str());
+      lambda.lambda = exact.lambda;
+      lambda.detail = exact.how;
       return lambda;
     }
 
@@ -167,7 +181,9 @@ namespace step5
     {
       return {"psf field: " + field.name, "noise: " + settings.noise, "lambda: " + lambda_text(settings.lambda),
               "piecewise FFT: 4 x 4 regions (fewer on images smaller than 4 pixels)",
-              "the lambda rule sees the field's mean PSF"};
+              settings.use_gpu ? "the discrepancy principle solves the field's own equations (CG, from the mean PSF's "
+                                 "periodic choice); GCV sees the field's mean PSF"
+                               : "the lambda rule sees the field's mean PSF (without a GPU)"};
     }
 
     // @sect3{The sweep}

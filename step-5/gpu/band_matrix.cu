@@ -1,6 +1,6 @@
 // The band storage and the normal matrix assembled into it (see band_matrix.h).
 #include "gpu/band_matrix.h"
-#include "gpu/field_gpu.h"
+#include "gpu/psf_view.h"
 
 #include <lab/cuda_check.h>
 
@@ -72,11 +72,15 @@ namespace step5
   // that pixel is coupled to i, another thread writes the entry, at that pixel's true
   // offset.) Distinct pixels j are distinct entries, so no two threads write the same
   // element.
+  //
+  // A PSF field changes only whose weights the products are (varying_blur.h): both
+  // belong to the pixel q of g that couples i and j, p_q(u, v) p_q(u − dr, v − dc),
+  // read through psf_view.h. For one PSF, q's weights are everybody's.
   template <typename T>
-  __global__ void assemble_lower_kernel(const T *__restrict__ taps, int psf_rows, int psf_cols, int centre_row,
-                                        int centre_col, int rows, int cols, T lambda, BandLayout layout,
+  __global__ void assemble_lower_kernel(PsfView<T> psf, int rows, int cols, T lambda, BandLayout layout,
                                         T *__restrict__ storage)
   {
+    const int psf_rows = psf.rows, psf_cols = psf.cols;
     const int stencil_cols = 2 * psf_cols - 1;
     const int offsets = (psf_rows - 1) * stencil_cols + psf_cols;
     const long index = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -90,12 +94,16 @@ namespace step5
 
     // u such that u and u − dr are rows of the PSF (dr ≤ 0: 0 ≤ u < p.rows + dr) and
     // q_r = r + u − c_r is a row of the image; v likewise, for either sign of dc.
-    const int first_u = max(0, centre_row - r), end_u = min(psf_rows + dr, rows - r + centre_row);
-    const int first_v = max(max(0, dc), centre_col - c), end_v = min(min(psf_cols, psf_cols + dc), cols - c + centre_col);
+    const int first_u = max(0, psf.centre_row - r), end_u = min(psf_rows + dr, rows - r + psf.centre_row);
+    const int first_v = max(max(0, dc), psf.centre_col - c);
+    const int end_v = min(min(psf_cols, psf_cols + dc), cols - c + psf.centre_col);
     T sum = 0;
     for (int u = first_u; u < end_u; ++u)
       for (int v = first_v; v < end_v; ++v)
-        sum += taps[u * psf_cols + v] * taps[(u - dr) * psf_cols + v - dc];
+        {
+          const long q = static_cast<long>(r + u - psf.centre_row) * cols + (c + v - psf.centre_col);
+          sum += psf.at(q, u * psf_cols + v) * psf.at(q, (u - dr) * psf_cols + v - dc);
+        }
     if (dr == 0 && dc == 0)
       sum += lambda;
     storage[layout.index(i, i + dr * cols + dc)] = sum;
@@ -105,8 +113,7 @@ namespace step5
   void assemble_normal_band(const DevicePsf<T> &psf, int rows, int cols, T lambda, const BandLayout &layout,
                             T *storage, cudaStream_t stream)
   {
-    if (psf.varies())
-      return assemble_field_normal_band(psf, rows, cols, lambda, layout, storage, stream);
+    const PsfView<T> weights = view(psf, rows, cols);
     const int needed = bandwidth_of(psf.rows, psf.cols, cols);
     if (layout.n != rows * cols || layout.bandwidth < needed)
       throw std::invalid_argument("step5::assemble_normal_band: the layout (n = " + std::to_string(layout.n) +
@@ -123,7 +130,7 @@ namespace step5
       return;
     const int block = 256;
     assemble_lower_kernel<<<static_cast<unsigned>((threads + block - 1) / block), block, 0, stream>>>(
-      psf.taps.data(), psf.rows, psf.cols, psf.centre_row, psf.centre_col, rows, cols, lambda, layout, storage);
+      weights, rows, cols, lambda, layout, storage);
     LAB_CHECK_LAUNCH();
   }
 

@@ -4,9 +4,8 @@
 // The same model as blur_model.h, in three forms the GPU methods need: g = H f and
 // Hᵀ g applied to images without any matrix (conjugate gradients and the
 // degradation use them), and the matrix H itself, written entry by entry into an
-// n × n array for the dense pipeline. One thread per pixel (or per pixel and tap),
-// the PSF's few weights read from a small device array that every thread of a block
-// reads at the same address (a broadcast, served by the cache).
+// n × n array for the dense pipeline. One thread per pixel (or per pixel and tap);
+// what each reads of the PSF, one PSF or a field, psf_view.h explains.
 
 #include "model/psf.h"
 #include "model/psf_field.h"
@@ -20,11 +19,12 @@ namespace step5
   // The PSF on the device, in the precision of the computation.
   //
   // Or a PSF field (psf_field.h), sampled for one image size: then every pixel has
-  // its own rows × cols weights, and the functions below apply them instead
-  // (field_gpu.h), with no change to the methods that call them. The weight (u, v) of
-  // pixel i, tap t = u·cols + v, is taps[t·tap_stride + i·pixel_stride]: one PSF has
-  // tap_stride 1 and pixel_stride 0, a field tap_stride n and pixel_stride 1 (tap by
-  // tap, each an image of n weights: field_gpu.h says why).
+  // its own rows × cols weights, and the functions below apply them, with no change
+  // to the methods that call them. The weight (u, v) of pixel i, tap t = u·cols + v,
+  // is taps[t·tap_stride + i·pixel_stride]: one PSF has tap_stride 1 and
+  // pixel_stride 0, a field tap_stride n and pixel_stride 1 (tap by tap, each an image
+  // of n weights: psf_view.h says why). A field applies only to images of the size it
+  // was sampled for; the functions below refuse others (std::invalid_argument).
   template <typename T>
   struct DevicePsf
   {

@@ -333,4 +333,82 @@ namespace step5
     const double lambda = std::exp((low + high) / 2);
     return {lambda, rule + " at lambda = " + text_of(lambda)};
   }
+
+  // @sect3{The search with few evaluations}
+  ResidualSearch find_lambda_where_residual_meets(const std::function<double(double)> &residual_norm2,
+                                                  double target, const LambdaRange &range, double start,
+                                                  int most_evaluations)
+  {
+    if (!(std::isfinite(target) && target > 0))
+      throw lab::bad_input("the discrepancy principle needs a target residual > 0, not " + text_of(target));
+    const double tolerance = 0.01, longest_step = 2 * std::log(10.0);
+    const double low_end = std::log(range.smallest), high_end = std::log(range.largest);
+    int evaluations = 0;
+    // x = log λ, y = log(‖r‖² / target): the crossing is y = 0, y grows with x.
+    auto y_at = [&](double x) {
+      ++evaluations;
+      return std::log(residual_norm2(std::exp(x)) / target);
+    };
+    auto found = [&](double x, const std::string &note) {
+      return ResidualSearch{std::exp(x), evaluations,
+                            "at lambda = " + text_of(std::exp(x)) + " after " + std::to_string(evaluations) +
+                              " solves" + note};
+    };
+    const std::string unmet = ", the last of the most allowed (the target not met to 1 %)";
+
+    // 1. Secant steps until the target is bracketed.
+    double x = std::clamp(std::log(start), low_end, high_end), y = y_at(x);
+    double slope = 1;
+    while (std::abs(y) > tolerance)
+      {
+        if (evaluations >= most_evaluations)
+          return found(x, unmet);
+        const double next_x = std::clamp(x - std::clamp(y / slope, -longest_step, longest_step), low_end, high_end);
+        if (next_x == x)
+          return found(x, ", the end of the range: " +
+                            std::string(y < 0 ? "even the largest lambda fits better than the noise allows"
+                                              : "even the smallest lambda fits worse (is sigma, or the blur, right?)"));
+        const double next_y = y_at(next_x);
+        const bool bracketed = (next_y > 0) != (y > 0);
+        const double secant = (next_y - y) / (next_x - x);
+        if (!bracketed)
+          {
+            slope = secant > 0 ? secant : 1;
+            x = next_x;
+            y = next_y;
+            continue;
+          }
+
+        // 2. Regula falsi with the Illinois rule between low (y < 0) and high (y > 0).
+        double low = y < 0 ? x : next_x, low_y = std::min(y, next_y);
+        double high = y < 0 ? next_x : x, high_y = std::max(y, next_y);
+        x = next_x;
+        y = next_y;
+        int kept = 0; // +1: high kept on the last step, −1: low kept
+        while (std::abs(y) > tolerance)
+          {
+            if (evaluations >= most_evaluations)
+              return found(x, unmet);
+            x = (low * high_y - high * low_y) / (high_y - low_y);
+            y = y_at(x);
+            if (y < 0)
+              {
+                low = x;
+                low_y = y;
+                if (kept == +1)
+                  high_y /= 2;
+                kept = +1;
+              }
+            else
+              {
+                high = x;
+                high_y = y;
+                if (kept == -1)
+                  low_y /= 2;
+                kept = -1;
+              }
+          }
+      }
+    return found(x, "");
+  }
 } // namespace step5

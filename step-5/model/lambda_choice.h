@@ -115,6 +115,7 @@
 #include <lab/matrix.h>
 
 #include <complex>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -191,4 +192,37 @@ namespace step5
   // range meets the target, the end of the range nearest to it, and the text says so.
   LambdaChoice choose_lambda_by_discrepancy(const Psf &psf, const lab::Matrix<double> &g, double sigma,
                                             const LambdaRange &range, double tau = 1);
+
+  // @sect3{The discrepancy principle when each residual costs a solve}
+  //
+  // The periodic model makes ‖r(λ)‖² cheap, so bisection can afford 45 evaluations.
+  // For a PSF field no transform diagonalises H (psf_field.h): each ‖H f_λ − g‖² takes
+  // a solve of the field's own equations (methods/field_lambda.h), and the search has
+  // to get by with a handful. Two facts make that possible. The residual grows with λ,
+  // so it crosses the target once. And in log–log coordinates it is nearly a straight
+  // line: over the factor 4 around the crossing on this step's images, log ‖r‖² rises
+  // by 0.9 to 1.2 per unit of log λ. A secant step in (log λ, log ‖r‖²) therefore lands
+  // close to the crossing, and from a start within a factor 10 of it three or four
+  // solves meet the target to 1 %. The search:
+  //  1. from @p start, secant steps (the first with slope 1, ‖r‖² ∝ λ; none longer
+  //     than two decades, since far below the crossing the curve is nearly flat and
+  //     its secant would send the next step decades too far; a slope that rounding
+  //     made flat or negative replaced by 1) until two points lie on opposite sides of
+  //     the target, or the range ends;
+  //  2. then regula falsi between the two sides, with the Illinois rule (the value
+  //     kept at one end for two steps running is halved, so that the bracket shrinks
+  //     from both sides instead of creeping up on the crossing from one);
+  //  3. done when |log(‖r‖²/target)| ≤ 0.01, or after @p most_evaluations.
+  // A search that ends at the range's end, or before it met the target, says so in
+  // its text, as the periodic rule does.
+  struct ResidualSearch
+  {
+    double lambda;
+    int evaluations; // of @p residual_norm2
+    std::string how; // "at lambda = 0.0281 after 4 evaluations", or where it stopped
+  };
+
+  ResidualSearch find_lambda_where_residual_meets(const std::function<double(double)> &residual_norm2,
+                                                  double target, const LambdaRange &range, double start,
+                                                  int most_evaluations = 12);
 } // namespace step5

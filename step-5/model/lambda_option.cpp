@@ -22,11 +22,16 @@ namespace step5
     return whole && std::isfinite(value) && value >= 0 ? value : std::numeric_limits<double>::quiet_NaN();
   }
 
+  std::string resolved_lambda_rule(const std::string &lambda, double sigma)
+  {
+    return lambda != "auto" ? lambda : sigma > 0 ? "discrepancy" : "gcv";
+  }
+
   ImageLambda choose_lambda(const std::string &lambda, const Psf &psf, const lab::Matrix<double> &degraded,
                             double sigma, double unit_roundoff)
   {
     const LambdaRange range = lambda_range(psf, unit_roundoff);
-    const std::string rule = lambda != "auto" ? lambda : sigma > 0 ? "discrepancy" : "gcv";
+    const std::string rule = resolved_lambda_rule(lambda, sigma);
     if (rule == "gcv")
       {
         const LambdaChoice choice = choose_lambda_by_gcv(psf, degraded, range);

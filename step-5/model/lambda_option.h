@@ -33,6 +33,10 @@ namespace step5
   // The number of a --lambda that is not a rule, or NaN when the text is not one.
   double lambda_number(const std::string &text);
 
+  // The rule --lambda asks for an image whose noise level is @p sigma (0: not known):
+  // "gcv", "discrepancy", or the number itself.
+  std::string resolved_lambda_rule(const std::string &lambda, double sigma);
+
   // The λ of one image, with the rule's name for the line that closes the image's
   // report (report.h) and its own account of the choice for the line before.
   struct ImageLambda

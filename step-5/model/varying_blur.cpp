@@ -80,7 +80,8 @@ namespace step5
   //
   // Row q of H is pixel q's PSF, each weight in the column of the pixel of f it
   // multiplies: what the dense pipelines need, built here on the CPU for the tests
-  // and on the GPU by field_gpu.h.
+  // and on the GPU by blur_gpu.h's kernels, which read each row's weights through
+  // psf_view.h.
   template <typename T>
   lab::Matrix<T> blur_matrix(const SampledField &field)
   {

@@ -170,7 +170,7 @@ namespace
     check_band_assembly<double>();
   }
 
-  // The same for PSF fields (field_gpu.h): a lens and a rotation of 3 × 3 and 5 × 5
+  // The same for PSF fields (psf_view.h): a lens and a rotation of 3 × 3 and 5 × 5
   // pictures, and one PSF stored as a field (repeated_field), on odd, even and
   // non-square images, against the field's stencil on the CPU (which
   // varying_blur_cpu_test checks against the dense HᵀH + λI).

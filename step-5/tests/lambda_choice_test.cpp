@@ -4,7 +4,8 @@
 // computed with dense matrices, the mirrored image and the range of λ, the
 // discrepancy principle meeting its target, both rules choosing a λ near the best one
 // on a blurred, noisy phantom, mirroring rescuing the discrepancy principle on an
-// image whose opposite edges differ, the ends of the range, and the refusals.
+// image whose opposite edges differ, the ends of the range, the search that gets by
+// with few residuals (for a PSF field, where each costs a solve), and the refusals.
 #include "model/blur_model.h"
 #include "model/lambda_choice.h"
 #include "model/psf.h"
@@ -280,6 +281,64 @@ TEST_CASE("step-5 CPU: where no lambda meets the target, the end of the range, s
   const step5::LambdaChoice small = step5::choose_lambda_by_discrepancy(phantom.psf, phantom.g, 1e-9, range);
   CHECK(small.lambda == range.smallest);
   CHECK(contains(small.how, "end of the range"));
+}
+
+// @sect3{The search with few evaluations}
+//
+// The periodic residual stands in for a solve: the search from starts far from the
+// crossing, on either side, must find the λ that bisection finds, to the 1 % in the
+// residual that it promises, within a handful of evaluations (the program starts it
+// from the periodic rule's λ of the mean PSF, rarely a factor 10 off); where the target lies
+// beyond the range, or the residual jumps over it, it must say so instead of claiming
+// a crossing.
+TEST_CASE("step-5 CPU: the search with few solves finds the crossing bisection finds")
+{
+  const Phantom phantom;
+  const step5::LambdaRange range = double_range(phantom.psf);
+  const step5::PeriodicSpectrum spectrum(phantom.psf, step5::mirrored(phantom.g));
+  const auto residual = [&](double lambda) { return spectrum.residual_norm2(lambda); };
+  for (double sigma : {0.005, 0.01, 0.02})
+    {
+      const double target = spectrum.pixels() * sigma * sigma;
+      const double bisected = step5::choose_lambda_by_discrepancy(phantom.psf, phantom.g, sigma, range).lambda;
+      for (double start : {bisected / 100, bisected / 10, bisected * 3, bisected * 1000, range.smallest, range.largest})
+        {
+          CAPTURE(sigma, bisected, start);
+          const step5::ResidualSearch search = step5::find_lambda_where_residual_meets(residual, target, range, start);
+          CAPTURE(search.lambda, search.evaluations, search.how);
+          CHECK(std::abs(std::log(residual(search.lambda) / target)) <= 0.01);
+          CHECK(std::abs(search.lambda / bisected - 1) < 0.03);
+          // From a start within a factor 100 of the crossing, a handful; from the
+          // range's far ends, within the default most.
+          const bool near = start >= bisected / 100 && start <= bisected * 100;
+          CHECK(search.evaluations <= (near ? 8 : 12));
+          CHECK(!contains(search.how, "not met"));
+          CHECK(contains(search.how, "after " + std::to_string(search.evaluations) + " solves"));
+          CHECK(!contains(search.how, "end of the range"));
+        }
+    }
+}
+
+TEST_CASE("step-5 CPU: the search says where the target lies beyond the range or is jumped over")
+{
+  const Phantom phantom;
+  const step5::LambdaRange range = double_range(phantom.psf);
+  const step5::PeriodicSpectrum spectrum(phantom.psf, step5::mirrored(phantom.g));
+  const auto residual = [&](double lambda) { return spectrum.residual_norm2(lambda); };
+  const step5::ResidualSearch above =
+    step5::find_lambda_where_residual_meets(residual, 1e6 * spectrum.residual_norm2(range.largest), range, 1e-3);
+  CHECK(nearly_equal(above.lambda, range.largest, 1e-12));
+  CHECK(contains(above.how, "end of the range: even the largest lambda"));
+  const step5::ResidualSearch below =
+    step5::find_lambda_where_residual_meets(residual, 1e-6 * spectrum.residual_norm2(range.smallest), range, 1e-3);
+  CHECK(nearly_equal(below.lambda, range.smallest, 1e-12));
+  CHECK(contains(below.how, "end of the range: even the smallest lambda"));
+  // A residual that jumps from half the target to twice it at λ = 0.01: no λ meets it.
+  const step5::ResidualSearch jump = step5::find_lambda_where_residual_meets(
+    [](double lambda) { return lambda < 0.01 ? 0.5 : 2.0; }, 1, range, 1e-3, 10);
+  CHECK(jump.evaluations == 10);
+  CHECK(std::abs(std::log(jump.lambda / 0.01)) < 0.5);
+  CHECK(contains(jump.how, "target not met"));
 }
 
 // @sect3{Both rules on the phantom}

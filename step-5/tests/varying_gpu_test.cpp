@@ -1,17 +1,18 @@
-// GPU tests of the PSF fields (field_gpu.h): the field's blur, its transpose and H on
+// GPU tests of the PSF fields (psf_view.h): the field's blur, its transpose and H on
 // the GPU against the CPU model (lens and rotation, odd, even and non-square images,
 // H over a poisoned array, by rows and by columns); one PSF stored as a field gives
 // what the invariant kernels give; every method that takes H as it is (the dense
 // pipeline on step-4's kernels and the vendor's, the band pipeline, CG) recovers f
 // exactly from noise-free data with λ = 0 on well-conditioned fields, and with λ > 0
-// they and CHOLMOD (where the build has it) agree to the precision's bound. Float and
+// they and CHOLMOD (where the build has it) agree to the precision's bound; the
+// discrepancy principle on the field's own equations meets its target. Float and
 // double. Exits with 77 (CTest: skipped) without a GPU.
 #include "gpu/blur_gpu.h"
-#include "gpu/field_gpu.h"
 #include "methods/band_pipeline.h"
 #include "methods/conjugate_gradients.h"
 #include "methods/dense_pipeline.h"
 #include "methods/fft_filter.h"
+#include "methods/field_lambda.h"
 #include "methods/piecewise_fft.h"
 #include "methods/sparse_cholesky.h"
 #include "model/psf_field.h"
@@ -281,6 +282,54 @@ namespace
   {
     check_agreement_with_fields<float>();
     check_agreement_with_fields<double>();
+  }
+
+  // @sect3{λ from the field's own equations}
+  //
+  // The λ that field_lambda.h chooses must make the field's residual ‖H f_λ − g‖² equal
+  // to n σ², measured independently of the search: f_λ from the band pipeline (not
+  // CG, which the search used), H f_λ on the CPU in double. The mean PSF's periodic λ,
+  // the search's start, must miss it on the rotation (its streaks' mean is a round blur
+  // that explains less of g), or the test would not tell the two rules apart.
+  template <typename T>
+  void check_field_lambda()
+  {
+    const int size = 40;
+    const double sigma = 0.01;
+    for (const PsfField &field : {step5::lens_field(0.8, 2.0, 7), step5::rotation_field(25, 7)})
+      {
+        CAPTURE(lab::precision_name<T>(), field.name);
+        const SampledField sampled = step5::sample_field(field, size, size);
+        const Image g = lab::add_gaussian_noise(step5::blur(sampled, lab::shepp_logan(size)), sigma, 3);
+        const step5::Psf mean = step5::mean_psf(sampled);
+        const step5::LambdaRange range = step5::lambda_range(mean, epsilon<T>() / 2);
+        const double start = step5::choose_lambda_by_discrepancy(mean, g, sigma, range).lambda;
+        const step5::ResidualSearch search =
+          step5::choose_field_lambda_by_discrepancy<T>(sampled, g, sigma, range, start);
+        CAPTURE(start, search.lambda, search.evaluations, search.how);
+        CHECK(!contains(search.how, "not met"));
+        CHECK(!contains(search.how, "end of the range"));
+        CHECK(search.evaluations <= 8);
+        const double target = size * size * sigma * sigma;
+        const auto residual_ratio = [&](double lambda) {
+          const Image f = solve_with_field<T>(field, g, lambda).band;
+          const Image blurred = step5::blur(sampled, f);
+          double sum = 0;
+          for (int r = 0; r < size; ++r)
+            for (int c = 0; c < size; ++c)
+              sum += (blurred(r, c) - g(r, c)) * (blurred(r, c) - g(r, c));
+          return sum / target;
+        };
+        CHECK(std::abs(residual_ratio(search.lambda) - 1) <= 0.03);
+        if (field.kind == step5::FieldKind::rotation)
+          CHECK(std::abs(residual_ratio(start) - 1) > 0.3);
+      }
+  }
+
+  TEST_CASE("the discrepancy principle on a field's own equations makes its residual n sigma^2")
+  {
+    check_field_lambda<float>();
+    check_field_lambda<double>();
   }
 
   // @sect3{The FFT's approximations}

@@ -1,0 +1,62 @@
+#pragma once
+// @sect3{What a kernel sees of the PSF: one weight per pixel and tap}
+//
+// Every GPU kernel of the blur reads the PSF through this view, and the same kernels
+// serve one PSF and a PSF field (psf_field.h). Weight t = u·cols + v of pixel q is
+// @f[ \texttt{taps}[t \cdot \texttt{tap\_stride} + q \cdot \texttt{pixel\_stride}]. @f]
+// One PSF has tap_stride 1 and pixel_stride 0: every pixel reads the same rows·cols
+// weights, a few hundred bytes that every thread of a block reads at the same address
+// (a broadcast, served by the cache). A field has its own weights for every pixel, a
+// table (DevicePsf, sampled on the CPU by sample_field) of n·rows·cols numbers: 0.3 GB
+// in float for a 1024² image and a 9 × 9 picture. We chose a table over computing each
+// weight when it is needed (from σ and the pixel's position, say): it serves every
+// field, the lens, the rotation and any other, with one set of kernels that cannot
+// disagree with the CPU model, since both read the same numbers; the price is memory
+// and the bandwidth to read it.
+//
+// The table is stored tap by tap (tap_stride n, pixel_stride 1): all n pixels' weight
+// (0, 0), then all their weight (0, 1), and so on. Thread (r, c) of the blur and of its
+// transpose reads, for each tap, the weight of a pixel next to the one its neighbour
+// thread reads: a warp reads 32 consecutive numbers, one transaction (coalesced).
+// Stored pixel by pixel, 81 weights apart, every thread of the warp would cost a
+// transaction of its own.
+//
+// Which pixel's weights a kernel reads is the one thing the field changes (the model,
+// varying_blur.h): the pixel of g that the weight belongs to. In H f that is the
+// output pixel; in Hᵀy, and in the entries of HᵀH, the pixel q of g that the kernel
+// reaches through the tap. For one PSF the choice makes no difference, and the kernels
+// are those of the invariant blur.
+#include "gpu/blur_gpu.h"
+
+#include <lab/host_device.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace step5
+{
+  // The kernels receive the view by value: the weights' address, the picture's shape
+  // and the two strides.
+  template <typename T>
+  struct PsfView
+  {
+    const T *taps;
+    int rows, cols, centre_row, centre_col;
+    long tap_stride, pixel_stride;
+
+    // Weight @p tap (u·cols + v) of pixel @p pixel's PSF.
+    LAB_HOST_DEVICE T at(long pixel, int tap) const { return taps[tap * tap_stride + pixel * pixel_stride]; }
+  };
+
+  // The view of @p psf for rows × cols images; a field sampled for another size is
+  // refused (std::invalid_argument), since its pixels would be other pixels.
+  template <typename T>
+  PsfView<T> view(const DevicePsf<T> &psf, int rows, int cols)
+  {
+    if (psf.varies() && (rows != psf.image_rows || cols != psf.image_cols))
+      throw std::invalid_argument("step5: a PSF field sampled for " + std::to_string(psf.image_rows) + " x " +
+                                  std::to_string(psf.image_cols) + " images applied to a " + std::to_string(rows) +
+                                  " x " + std::to_string(cols) + " image");
+    return {psf.taps.data(), psf.rows, psf.cols, psf.centre_row, psf.centre_col, psf.tap_stride, psf.pixel_stride};
+  }
+} // namespace step5

@@ -1,0 +1,36 @@
+#pragma once
+// @sect3{λ from the field's own equations}
+//
+// Both rules of lambda_choice.h see the image through the periodic model of one PSF.
+// For a PSF field the only one at hand is the field's mean, and the mean of a field is
+// a different blur: the rotation's streaks point every way around the centre, so their
+// mean is a round smudge that blurs every direction a little, where each streak blurs
+// one direction much and the other not at all. Seen through the mean PSF the degraded
+// image keeps detail (across each streak) that the round smudge would have erased, and
+// the rule, to explain that detail, chooses a λ too small: on the rotation's phantom
+// at 256², 0.0104 (27.2 dB), where the best λ is about 0.026 (28.1 dB).
+//
+// The discrepancy principle itself needs no periodic model, only ‖H f_λ − g‖², and for
+// the field that is a solve of its own equations (HᵀH + λI) f_λ = Hᵀg, then one blur.
+// Conjugate gradients (conjugate_gradients.h) applies the field as it is, in
+// milliseconds at every size of the sweep, so the rule can afford the few solves that
+// lambda_choice.h's search needs, started from the periodic rule's λ of the mean PSF.
+// On the same phantom it chooses λ ≈ 0.028: 28.1 dB. GCV has no such cure: its trace of
+// A(λ) would need n solves (or a random estimate of it), so without the noise's level
+// the rules still see the mean PSF.
+#include "model/lambda_choice.h"
+#include "model/psf_field.h"
+
+#include <lab/matrix.h>
+
+namespace step5
+{
+  // The λ in @p range at which the field's own residual ‖H f_λ − g‖² meets n σ² (σ the
+  // noise's level per pixel), f_λ from conjugate gradients in precision T to the
+  // iterative methods' tolerance (restoration.h), the search started at @p start.
+  // Its text says how many solves it took and how long (they are not part of any
+  // method's time, as choosing λ by the periodic rules is not).
+  template <typename T>
+  ResidualSearch choose_field_lambda_by_discrepancy(const SampledField &field, const lab::Matrix<double> &g,
+                                                    double sigma, const LambdaRange &range, double start);
+} // namespace step5

@@ -345,7 +345,8 @@ namespace step5
     if (!field.varies())
       return restore_in_each_precision(settings, field.psf, reference, degraded, sigma, "restored", checks, cublas);
     refuse_field_sizes_that_do_not_fit(settings, field, {std::max(degraded.rows(), degraded.cols())});
-    restore_through_field_in_each_precision(settings, field, reference, degraded, sigma, "restored", checks, cublas);
+    restore_through_field_in_each_precision(settings, field, sample_field(field, degraded.rows(), degraded.cols()),
+                                            reference, degraded, sigma, "restored", checks, cublas);
   }
 
   // @sect3{The phantom at every size}

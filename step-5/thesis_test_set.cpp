@@ -50,10 +50,8 @@ namespace step5
       options.gauss_seidel = !settings.use_gpu; // without a GPU, the CPU's method
       const std::vector<MethodResult> results = restore_with_every_method<float>(psf, degraded, options, cublas);
       const auto psnr_of = [&](const std::string &name) {
-        for (const MethodResult &m : results)
-          if (m.name == name && m.failure.empty())
-            return lab::psnr(original, m.image);
-        return std::numeric_limits<double>::quiet_NaN();
+        const MethodResult *m = find_result(results, name);
+        return m != nullptr ? lab::psnr(original, m->image) : std::numeric_limits<double>::quiet_NaN();
       };
       const std::string restored_by = settings.use_gpu ? "dense_course_solve" : "gauss_seidel";
       const double restored_psnr = psnr_of(restored_by);

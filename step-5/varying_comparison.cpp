@@ -273,13 +273,12 @@ namespace step5
 
   // @sect3{One image through the field}
   void restore_through_field_in_each_precision(const Settings &settings, const PsfField &field,
-                                               const lab::Matrix<double> &original,
+                                               const SampledField &sampled, const lab::Matrix<double> &original,
                                                const lab::Matrix<double> &degraded, double sigma,
                                                const std::string &prefix, lab::Checks &checks, lab::Cublas *cublas)
   {
     const std::string folder = settings.options.out + "/step-5";
     lab::prepare_output_folder(folder + "/images");
-    const SampledField sampled = sample_field(field, degraded.rows(), degraded.cols());
     // One λ for both precisions: float's range, if float runs, is the narrower.
     const ImageLambda lambda = settings.options.wants_float()
                                  ? field_lambda<float>(settings, sampled, degraded, sigma)
@@ -301,9 +300,10 @@ namespace step5
   void restore_image_through_field(const Settings &settings, const PsfField &field, const Noise &noise,
                                    const lab::Matrix<double> &original, lab::Checks &checks, lab::Cublas *cublas)
   {
-    const lab::Matrix<double> blurred = blur(sample_field(field, original.rows(), original.cols()), original);
+    const SampledField sampled = sample_field(field, original.rows(), original.cols());
+    const lab::Matrix<double> blurred = blur(sampled, original);
     const lab::Matrix<double> degraded = add_noise(blurred, noise, settings.seed);
-    restore_through_field_in_each_precision(settings, field, original, degraded, noise_level(blurred, degraded),
-                                            "image", checks, cublas);
+    restore_through_field_in_each_precision(settings, field, sampled, original, degraded,
+                                            noise_level(blurred, degraded), "image", checks, cublas);
   }
 } // namespace step5

@@ -57,10 +57,11 @@ namespace step5
 
   // One image restored through the field in each precision asked for, its images
   // written under @p prefix and its table as PREFIX_varying_KIND_PRECISION.dat; the PSNR
-  // against @p original when there is one; @p sigma the noise's level for the
-  // discrepancy principle, 0 where it is not known.
+  // against @p original when there is one; @p sampled the field's table for the
+  // image's size; @p sigma the noise's level for the discrepancy principle, 0 where it
+  // is not known.
   void restore_through_field_in_each_precision(const Settings &settings, const PsfField &field,
-                                               const lab::Matrix<double> &original,
+                                               const SampledField &sampled, const lab::Matrix<double> &original,
                                                const lab::Matrix<double> &degraded, double sigma,
                                                const std::string &prefix, lab::Checks &checks, lab::Cublas *cublas);
 

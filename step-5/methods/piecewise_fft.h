@@ -64,8 +64,9 @@ namespace step5
     void apply(T lambda, const T *g, T *f);
 
     int regions() const { return regions_; }
-    // Region k = k_r·R + k_c's filter, and the PSF it restores with (for the checks).
-    FftFilter<T> &filter(int k) { return *filters_[k]; }
+    // Region k = k_r·R + k_c's filter, which keeps its last result, and the PSF it
+    // restores with (for the checks).
+    const FftFilter<T> &filter(int k) const { return *filters_[k]; }
     const Psf &psf(int k) const { return psfs_[k]; }
 
   private:

@@ -200,10 +200,11 @@ namespace step5
   // a solve of the field's own equations (methods/field_lambda.h), and the search has
   // to get by with a handful. Two facts make that possible. The residual grows with λ,
   // so it crosses the target once. And in log–log coordinates it is nearly a straight
-  // line: over the factor 4 around the crossing on this step's images, log ‖r‖² rises
-  // by 0.9 to 1.2 per unit of log λ. A secant step in (log λ, log ‖r‖²) therefore lands
-  // close to the crossing, and from a start within a factor 10 of it three or four
-  // solves meet the target to 1 %. The search:
+  // line near the crossing: over the factor 4 around it on the rotation's phantom,
+  // log ‖r‖² rises by 0.9 to 1.2 per unit of log λ. A secant step in (log λ, log ‖r‖²)
+  // therefore lands close to the crossing, and from a start within a factor 4 of it
+  // two to five solves meet the target to 1 % (the sweeps on the results page). The
+  // search:
   //  1. from @p start, secant steps (the first with slope 1, ‖r‖² ∝ λ; none longer
   //     than two decades, since far below the crossing the curve is nearly flat and
   //     its secant would send the next step decades too far; a slope that rounding

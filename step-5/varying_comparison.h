@@ -7,8 +7,10 @@
 // field at every size of its sweep (128² to 1024², the quick run 32² and 64²), adds
 // the noise, and restores each with every method of varying_restoration.h that fits:
 // the methods that take H as it is, the FFT's two approximations, and band and CG on
-// the mean PSF for the invariant times. λ is chosen by the rule asked for, which
-// needs one PSF's spectrum (lambda_choice.h): it sees the field's mean PSF. One line
+// the mean PSF for the invariant times. λ is chosen by the rule asked for: the
+// discrepancy principle on the field's own equations (field_lambda.h), started from
+// its choice on the field's mean PSF; GCV, which needs one PSF's spectrum
+// (lambda_choice.h), and any rule without a GPU, on the mean PSF alone. One line
 // per method, the checks, the images, a picture of the field, and the table
 // varying_KIND_PRECISION.dat (report/varying_table.h; KIND lens or rotation, so that
 // both fields' tables can lie in one folder). --image and --degraded restore one

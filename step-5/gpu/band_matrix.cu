@@ -76,8 +76,8 @@ namespace step5
   // A PSF field changes only whose weights the products are (varying_blur.h): both
   // belong to the pixel q of g that couples i and j, p_q(u, v) p_q(u − dr, v − dc),
   // read through psf_view.h. For one PSF, q's weights are everybody's.
-  template <typename T>
-  __global__ void assemble_lower_kernel(PsfView<T> psf, int rows, int cols, T lambda, BandLayout layout,
+  template <typename T, bool varies>
+  __global__ void assemble_lower_kernel(PsfView<T, varies> psf, int rows, int cols, T lambda, BandLayout layout,
                                         T *__restrict__ storage)
   {
     const int psf_rows = psf.rows, psf_cols = psf.cols;
@@ -113,7 +113,6 @@ namespace step5
   void assemble_normal_band(const DevicePsf<T> &psf, int rows, int cols, T lambda, const BandLayout &layout,
                             T *storage, cudaStream_t stream)
   {
-    const PsfView<T> weights = view(psf, rows, cols);
     const int needed = bandwidth_of(psf.rows, psf.cols, cols);
     if (layout.n != rows * cols || layout.bandwidth < needed)
       throw std::invalid_argument("step5::assemble_normal_band: the layout (n = " + std::to_string(layout.n) +
@@ -129,9 +128,11 @@ namespace step5
     if (threads == 0)
       return;
     const int block = 256;
-    assemble_lower_kernel<<<static_cast<unsigned>((threads + block - 1) / block), block, 0, stream>>>(
-      weights, rows, cols, lambda, layout, storage);
-    LAB_CHECK_LAUNCH();
+    with_view(psf, rows, cols, [&](auto weights) {
+      assemble_lower_kernel<<<static_cast<unsigned>((threads + block - 1) / block), block, 0, stream>>>(
+        weights, rows, cols, lambda, layout, storage);
+      LAB_CHECK_LAUNCH();
+    });
   }
 
   template void assemble_normal_band(const DevicePsf<float> &, int, int, float, const BandLayout &, float *,

@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -141,12 +142,13 @@ namespace step5
     std::vector<MethodResult> restore_through_field(const Settings &settings, const PsfField &field,
                                                     const SampledField &sampled, const lab::Matrix<double> &original,
                                                     const lab::Matrix<double> &degraded, const ImageLambda &lambda,
-                                                    const std::string &label, lab::Checks &checks,
-                                                    lab::Cublas *cublas)
+                                                    DeviceProblem<T> *problem, const std::string &label,
+                                                    lab::Checks &checks, lab::Cublas *cublas)
     {
       const int rows = degraded.rows(), cols = degraded.cols();
       const VaryingOptions options = varying_options<T>(settings, field, rows, cols, lambda.lambda);
-      const std::vector<MethodResult> results = restore_with_field<T>(field, sampled, degraded, options, cublas);
+      const std::vector<MethodResult> results =
+        restore_with_field<T>(field, sampled, degraded, options, problem, cublas);
       const double u = std::numeric_limits<T>::epsilon() / 2;
       report_methods(results, original, degraded, field_tolerances(sampled, rows * cols, u, lambda.lambda), label,
                      checks);
@@ -157,24 +159,44 @@ namespace step5
     // @sect3{λ for a degraded image}
     //
     // By the rule asked for. The periodic rules see the field's mean PSF; where the rule
-    // is the discrepancy principle and a GPU is there, their λ is only the start of the
-    // search on the field's own equations (field_lambda.h), and both lines are printed,
-    // so that the output shows how far apart they are.
+    // is the discrepancy principle and a GPU is there (@p problem, the field's problem
+    // on the device), their λ is only the start of the search on the field's own
+    // equations (field_lambda.h), and both lines are printed, so that the output shows
+    // how far apart they are.
     template <typename T>
     ImageLambda field_lambda(const Settings &settings, const SampledField &sampled,
-                             const lab::Matrix<double> &degraded, double sigma)
+                             const lab::Matrix<double> &degraded, double sigma, DeviceProblem<T> *problem)
     {
       const Psf mean = mean_psf(sampled);
       ImageLambda lambda = choose_lambda<T>(settings.lambda, mean, degraded, sigma);
       std::printf("    lambda %g: %s (the field's mean PSF)\n", lambda.lambda, lambda.detail.c_str());
-      if (resolved_lambda_rule(settings.lambda, sigma) != "discrepancy" || !settings.use_gpu)
+      if (resolved_lambda_rule(settings.lambda, sigma) != "discrepancy" || problem == nullptr)
         return lambda;
       const ResidualSearch exact = choose_field_lambda_by_discrepancy<T>(
-        sampled, degraded, sigma, lambda_range(mean, std::numeric_limits<T>::epsilon() / 2), lambda.lambda);
+        *problem, degraded, sigma, lambda_range(mean, std::numeric_limits<T>::epsilon() / 2), lambda.lambda);
       std::printf("    lambda %g: %s\n", exact.lambda, exact.how.c_str());
       lambda.lambda = exact.lambda;
       lambda.detail = exact.how;
       return lambda;
+    }
+
+    // The field's problem on the device, once per image: λ's search and the GPU methods
+    // share it (the table of weights is the largest upload of the run). None without a
+    // GPU.
+    template <typename T>
+    std::optional<DeviceProblem<T>> device_problem(const Settings &settings, const SampledField &sampled,
+                                                   const lab::Matrix<double> &degraded)
+    {
+      std::optional<DeviceProblem<T>> problem;
+      if (settings.use_gpu)
+        problem.emplace(sampled, degraded);
+      return problem;
+    }
+
+    template <typename T>
+    DeviceProblem<T> *pointer_to(std::optional<DeviceProblem<T>> &problem)
+    {
+      return problem ? &*problem : nullptr;
     }
 
     std::vector<std::string> field_notes(const Settings &settings, const PsfField &field)
@@ -215,10 +237,12 @@ namespace step5
               std::printf("\n%s %d x %d (n = %d), %s, psf field %s: band %s\n", name.c_str(), side, side, side * side,
                           precision.c_str(), field.name.c_str(),
                           lab::format_bytes(std::size_t(BandPipeline<T>::device_bytes(field, side, side))).c_str());
-              const ImageLambda lambda = field_lambda<T>(settings, sampled, degraded, noise_level(blurred, degraded));
+              std::optional<DeviceProblem<T>> problem = device_problem<T>(settings, sampled, degraded);
+              const ImageLambda lambda =
+                field_lambda<T>(settings, sampled, degraded, noise_level(blurred, degraded), pointer_to(problem));
               const std::string label = precision + " " + name + " s=" + std::to_string(side);
-              const std::vector<MethodResult> results =
-                restore_through_field<T>(settings, field, sampled, original, degraded, lambda, label, checks, cublas);
+              const std::vector<MethodResult> results = restore_through_field<T>(
+                settings, field, sampled, original, degraded, lambda, pointer_to(problem), label, checks, cublas);
               char prefix[64];
               std::snprintf(prefix, sizeof prefix, "varying_%s_%s_s%04d_%s", kind_of(field).c_str(), name.c_str(), side,
                             precision.c_str());
@@ -279,15 +303,19 @@ namespace step5
   {
     const std::string folder = settings.options.out + "/step-5";
     lab::prepare_output_folder(folder + "/images");
-    // One λ for both precisions: float's range, if float runs, is the narrower.
-    const ImageLambda lambda = settings.options.wants_float()
-                                 ? field_lambda<float>(settings, sampled, degraded, sigma)
-                                 : field_lambda<double>(settings, sampled, degraded, sigma);
+    // One λ for both precisions, chosen in the first (float's range, if float runs, is
+    // the narrower).
+    std::optional<ImageLambda> chosen;
     lab::for_each_precision(settings.options, [&](auto zero) {
       using T = decltype(zero);
       const std::string precision = lab::precision_name<T>();
-      const std::vector<MethodResult> results = restore_through_field<T>(
-        settings, field, sampled, original, degraded, lambda, precision + " " + prefix, checks, cublas);
+      std::optional<DeviceProblem<T>> problem = device_problem<T>(settings, sampled, degraded);
+      if (!chosen)
+        chosen = field_lambda<T>(settings, sampled, degraded, sigma, pointer_to(problem));
+      const ImageLambda &lambda = *chosen;
+      const std::vector<MethodResult> results =
+        restore_through_field<T>(settings, field, sampled, original, degraded, lambda, pointer_to(problem),
+                                 precision + " " + prefix, checks, cublas);
       const std::string name = prefix + "_varying_" + kind_of(field) + "_" + precision;
       write_images(folder + "/images", name, original, degraded, results);
       VaryingTable table;

@@ -121,14 +121,15 @@ namespace step5
                                   std::to_string(psf.rows) + " x " + std::to_string(psf.cols) + " PSF (n = " +
                                   std::to_string(rows * cols) + ", bandwidth " + std::to_string(needed) + ")");
     // The stored zeros below the band and the scratch above the diagonal: all of it,
-    // at the memory's full speed, then the lower band on top.
-    LAB_CHECK(cudaMemsetAsync(storage, 0, layout.elements() * sizeof(T), stream));
+    // at the memory's full speed, then the lower band on top (with_view refuses a
+    // field of another size first).
     const long offsets = (psf.rows - 1) * (2 * psf.cols - 1) + psf.cols;
     const long threads = static_cast<long>(layout.n) * offsets;
-    if (threads == 0)
-      return;
     const int block = 256;
     with_view(psf, rows, cols, [&](auto weights) {
+      LAB_CHECK(cudaMemsetAsync(storage, 0, layout.elements() * sizeof(T), stream));
+      if (threads == 0)
+        return;
       assemble_lower_kernel<<<static_cast<unsigned>((threads + block - 1) / block), block, 0, stream>>>(
         weights, rows, cols, lambda, layout, storage);
       LAB_CHECK_LAUNCH();

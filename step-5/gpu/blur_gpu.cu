@@ -18,13 +18,12 @@ namespace step5
   }
 
   // A field's table goes to the device tap by tap (psf_view.h), converted to T; a
-  // constant field's one PSF as the PSF itself.
+  // constant field's one PSF as the PSF itself (and it counts as one PSF).
   template <typename T>
   DevicePsf<T>::DevicePsf(const SampledField &field)
     : taps(static_cast<std::size_t>(field.rows) * field.cols *
            (field.pixel_stride == 0 ? 1 : static_cast<std::size_t>(field.image_rows) * field.image_cols)),
-      rows(field.rows), cols(field.cols), centre_row(field.centre_row), centre_col(field.centre_col),
-      image_rows(field.image_rows), image_cols(field.image_cols)
+      rows(field.rows), cols(field.cols), centre_row(field.centre_row), centre_col(field.centre_col)
   {
     const long pixels = field.pixel_stride == 0 ? 1 : static_cast<long>(field.image_rows) * field.image_cols;
     const int per_pixel = field.rows * field.cols;
@@ -35,8 +34,8 @@ namespace step5
     taps.copy_from_host(by_tap.data(), by_tap.size());
     if (field.pixel_stride != 0)
       {
-        tap_stride = pixels;
-        pixel_stride = 1;
+        image_rows = field.image_rows;
+        image_cols = field.image_cols;
       }
   }
 
@@ -168,10 +167,11 @@ namespace step5
   void build_blur_matrix(const DevicePsf<T> &psf, int rows, int cols, T *h, cudaStream_t stream, Storage storage)
   {
     const long n = static_cast<long>(rows) * cols;
-    LAB_CHECK(cudaMemsetAsync(h, 0, static_cast<std::size_t>(n) * n * sizeof(T), stream));
     const long threads = n * psf.rows * psf.cols;
     const int block = 256;
+    // (with_view refuses a field of another size before the memset touches h.)
     with_view(psf, rows, cols, [&](auto weights) {
+      LAB_CHECK(cudaMemsetAsync(h, 0, static_cast<std::size_t>(n) * n * sizeof(T), stream));
       scatter_taps_kernel<<<static_cast<unsigned>((threads + block - 1) / block), block, 0, stream>>>(
         weights, rows, cols, storage, h);
       LAB_CHECK_LAUNCH();

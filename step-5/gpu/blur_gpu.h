@@ -21,10 +21,9 @@ namespace step5
   // Or a PSF field (psf_field.h), sampled for one image size: then every pixel has
   // its own rows × cols weights, and the functions below apply them, with no change
   // to the methods that call them. The weight (u, v) of pixel i, tap t = u·cols + v,
-  // is taps[t·tap_stride + i·pixel_stride]: one PSF has tap_stride 1 and
-  // pixel_stride 0, a field tap_stride n and pixel_stride 1 (tap by tap, each an image
-  // of n weights: psf_view.h says why). A field applies only to images of the size it
-  // was sampled for; the functions below refuse others (std::invalid_argument).
+  // is taps[t] for one PSF and taps[t·n + i] for a field (tap by tap, each an image of
+  // n weights: psf_view.h says why). A field applies only to images of the size it was
+  // sampled for; the functions below refuse others (std::invalid_argument).
   template <typename T>
   struct DevicePsf
   {
@@ -33,11 +32,10 @@ namespace step5
 
     lab::DeviceBuffer<T> taps; // rows × cols, row-major; a field's: rows·cols images
     int rows, cols, centre_row, centre_col;
-    long tap_stride = 1, pixel_stride = 0;
     int image_rows = 0, image_cols = 0; // a field's image size (0 for one PSF)
 
     // Whether the weights change from pixel to pixel.
-    bool varies() const { return pixel_stride != 0; }
+    bool varies() const { return image_rows != 0; }
   };
 
   // g = H f (convolution with the PSF, zero boundary); f and g are rows × cols

@@ -21,19 +21,21 @@
 // above the degraded image at 512²), in 4 or 5 solves. GCV has no such cure: its trace of
 // A(λ) would need n solves (or a random estimate of it), so without the noise's level
 // the rules still see the mean PSF.
+#include "methods/method_runs.h"
 #include "model/lambda_choice.h"
-#include "model/psf_field.h"
 
 #include <lab/matrix.h>
 
 namespace step5
 {
   // The λ in @p range at which the field's own residual ‖H f_λ − g‖² meets n σ² (σ the
-  // noise's level per pixel), f_λ from conjugate gradients in precision T to the
-  // iterative methods' tolerance (restoration.h), the search started at @p start.
-  // Its text says how many solves it took and how long (they are not part of any
-  // method's time, as choosing λ by the periodic rules is not).
+  // noise's level per pixel, g = @p degraded), f_λ from conjugate gradients in
+  // precision T to the iterative methods' tolerance (restoration.h), the search
+  // started at @p start. @p problem is the field's problem on the device, the one the
+  // methods then restore (its f and f_inverse are overwritten). The text says how many
+  // solves the search took and how long (they are not part of any method's time, as
+  // choosing λ by the periodic rules is not).
   template <typename T>
-  ResidualSearch choose_field_lambda_by_discrepancy(const SampledField &field, const lab::Matrix<double> &g,
+  ResidualSearch choose_field_lambda_by_discrepancy(DeviceProblem<T> &problem, const lab::Matrix<double> &degraded,
                                                     double sigma, const LambdaRange &range, double start);
 } // namespace step5

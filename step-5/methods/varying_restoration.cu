@@ -67,11 +67,10 @@ namespace step5
 
     // The GPU methods, on the field's problem and on the mean PSF's.
     template <typename T>
-    void run_gpu_methods(const PsfField &field, const SampledField &sampled, const Psf &mean,
-                         const lab::Matrix<double> &degraded, const VaryingOptions &options, lab::Cublas &cublas,
-                         std::vector<MethodResult> &results)
+    void run_gpu_methods(DeviceProblem<T> &problem, const PsfField &field, const SampledField &sampled,
+                         const Psf &mean, const lab::Matrix<double> &degraded, const VaryingOptions &options,
+                         lab::Cublas &cublas, std::vector<MethodResult> &results)
     {
-      DeviceProblem<T> problem(sampled, degraded);
       if (options.dense)
         run_dense_methods(problem, options, cublas, results);
       if (options.band)
@@ -108,7 +107,7 @@ namespace step5
   template <typename T>
   std::vector<MethodResult> restore_with_field(const PsfField &field, const SampledField &sampled,
                                                const lab::Matrix<double> &degraded, const VaryingOptions &options,
-                                               lab::Cublas *cublas)
+                                               DeviceProblem<T> *problem, lab::Cublas *cublas)
   {
     std::vector<MethodResult> results;
     const Psf mean = mean_psf(sampled);
@@ -116,7 +115,7 @@ namespace step5
     const lab::Matrix<double> b = blur_transpose(sampled, degraded);
     const double b_milliseconds = timer.milliseconds();
     if (options.use_gpu)
-      run_gpu_methods<T>(field, sampled, mean, degraded, options, *cublas, results);
+      run_gpu_methods<T>(*problem, field, sampled, mean, degraded, options, *cublas, results);
     if (options.sparse_cholesky || options.gauss_seidel)
       {
         timer.start();
@@ -139,8 +138,8 @@ namespace step5
 
   template std::vector<MethodResult> restore_with_field<float>(const PsfField &, const SampledField &,
                                                                const lab::Matrix<double> &, const VaryingOptions &,
-                                                               lab::Cublas *);
+                                                               DeviceProblem<float> *, lab::Cublas *);
   template std::vector<MethodResult> restore_with_field<double>(const PsfField &, const SampledField &,
                                                                 const lab::Matrix<double> &, const VaryingOptions &,
-                                                                lab::Cublas *);
+                                                                DeviceProblem<double> *, lab::Cublas *);
 } // namespace step5

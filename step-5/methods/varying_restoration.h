@@ -17,6 +17,7 @@
 // filters, each against its region's PSF).
 
 #include "methods/method_result.h"
+#include "methods/method_runs.h"
 #include "methods/restoration.h"
 #include "model/psf_field.h"
 
@@ -42,9 +43,11 @@ namespace step5
 
   // Restores @p degraded with every method the options allow, in precision T (the CPU
   // methods in double), each result's η measured: @p field as described (its picture
-  // sets the band), @p sampled its table for the image's size.
+  // sets the band), @p sampled its table for the image's size, @p problem the field's
+  // problem on the device (made once for the image, and already used to choose λ:
+  // field_lambda.h), which the GPU methods need when options.use_gpu.
   template <typename T>
   std::vector<MethodResult> restore_with_field(const PsfField &field, const SampledField &sampled,
                                                const lab::Matrix<double> &degraded, const VaryingOptions &options,
-                                               lab::Cublas *cublas);
+                                               DeviceProblem<T> *problem, lab::Cublas *cublas);
 } // namespace step5

@@ -220,7 +220,7 @@ namespace step5
   {
     double lambda;
     int evaluations; // of @p residual_norm2
-    std::string how; // "at lambda = 0.0281 after 4 evaluations", or where it stopped
+    std::string how; // "at lambda = 0.0281 after 4 solves", or where it stopped
   };
 
   ResidualSearch find_lambda_where_residual_meets(const std::function<double(double)> &residual_norm2,

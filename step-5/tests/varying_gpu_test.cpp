@@ -13,6 +13,7 @@
 #include "methods/dense_pipeline.h"
 #include "methods/fft_filter.h"
 #include "methods/field_lambda.h"
+#include "methods/method_runs.h"
 #include "methods/piecewise_fft.h"
 #include "methods/sparse_cholesky.h"
 #include "model/psf_field.h"
@@ -24,6 +25,7 @@
 #include <lab/compare.h>
 #include <lab/cublas_gemm.h>
 #include <lab/device_buffer.h>
+#include <lab/image_quality.h>
 #include <lab/precision.h>
 #include <lab/test_images.h>
 #include <lab_catch.h>
@@ -304,21 +306,19 @@ namespace
         const step5::Psf mean = step5::mean_psf(sampled);
         const step5::LambdaRange range = step5::lambda_range(mean, epsilon<T>() / 2);
         const double start = step5::choose_lambda_by_discrepancy(mean, g, sigma, range).lambda;
+        step5::DeviceProblem<T> problem(sampled, g);
         const step5::ResidualSearch search =
-          step5::choose_field_lambda_by_discrepancy<T>(sampled, g, sigma, range, start);
+          step5::choose_field_lambda_by_discrepancy<T>(problem, g, sigma, range, start);
         CAPTURE(start, search.lambda, search.evaluations, search.how);
         CHECK(!contains(search.how, "not met"));
         CHECK(!contains(search.how, "end of the range"));
         CHECK(search.evaluations <= 8);
-        const double target = size * size * sigma * sigma;
+        // ‖H f − g‖² / (n σ²), f from the band pipeline alone on the same problem.
+        step5::BandPipeline<T> band(field, size, size, step4::gemm, 64);
         const auto residual_ratio = [&](double lambda) {
-          const Image f = solve_with_field<T>(field, g, lambda).band;
-          const Image blurred = step5::blur(sampled, f);
-          double sum = 0;
-          for (int r = 0; r < size; ++r)
-            for (int c = 0; c < size; ++c)
-              sum += (blurred(r, c) - g(r, c)) * (blurred(r, c) - g(r, c));
-          return sum / target;
+          problem.f.poison();
+          REQUIRE(band.run(problem.psf, T(lambda), problem.g.data(), problem.f.data()).failed_column == -1);
+          return lab::mean_squared_error(step5::blur(sampled, problem.download(problem.f)), g) / (sigma * sigma);
         };
         CHECK(std::abs(residual_ratio(search.lambda) - 1) <= 0.03);
         if (field.kind == step5::FieldKind::rotation)

@@ -8,8 +8,9 @@
 // and 3 fix that with the course's own kernels; variant 4 reorganises the work into
 // wide panels whose flops are matrix products (lab::Gemm, cuBLAS here; step-5 runs the
 // same code on step-4's kernels); variant 5 hides the panels behind the products
-// (look-ahead), and runs also as a CUDA graph; variant 6 solves A x = b with a TF32
-// trailing update and iterative refinement. Every variant is checked by its residual
+// (look-ahead); variant 7 shortens the panel's chain (its diagonal block by halves) and
+// runs also as a CUDA graph; variant 6 solves A x = b with variant 7's factorisation, a
+// TF32 trailing update and iterative refinement. Every variant is checked by its residual
 // and timed against cuSOLVER in the same run on the same matrix.
 //
 // For every size of the sweep and each precision, the program
@@ -95,7 +96,7 @@ namespace step2
     lab::CommonOptions options;
     std::optional<VariantChoice> only; // --variant: one variant, or all when empty
     std::string matrix_file;           // --matrix
-    int panel_width = 0;               // --panel-width: nb of variants 4-6; 0: panel_width_for's
+    int panel_width = 0;               // --panel-width: nb of variants 4 and 5; 0: panel_width_for's
     lab::DeviceInfo device;
     bool use_gpu = false;
 
@@ -442,7 +443,7 @@ int main(int argc, char **argv)
     ->excludes(app.get_option("--sizes"))
     ->excludes(app.get_option("--max-size"));
   app.add_option("--panel-width", settings.panel_width,
-                 "Panel width nb of variants 4-6, variant 7's least (a multiple of 64, at most " +
+                 "Panel width nb of variants 4 and 5, the least of variants 6 and 7 (a multiple of 64, at most " +
                    std::to_string(max_diagonal_block) + "; default: 512 in float, 256 in double)")
     ->type_name("NB")
     ->check([](const std::string &text) {
@@ -480,8 +481,8 @@ int main(int argc, char **argv)
       std::printf("cuSOLVER: potrf with LOWER (the faster fill mode: tools/vendor-configurations), its factor "
                   "turned into L by rows outside the timing; IRS: cusolverDnIRSXgesv, TF32 LU\n");
       std::printf("check: ||L L^T - A||_F / ||A||_F <= %g n eps, every entry in double (on the GPU above "
-                  "n = %d); random SPD matrices of condition %g; panel width of variants 4-6: %d (float), "
-                  "%d (double), of variant 7 about n/16 from that to twice that\n",
+                  "n = %d); random SPD matrices of condition %g; panel width of variants 4 and 5: %d (float), "
+                  "%d (double), of variants 6 and 7 about n/16 from that to twice that\n",
                   residual_constant, on_host_up_to, condition_number, settings.panel_width_for<float>(),
                   settings.panel_width_for<double>());
       lab::for_each_precision(settings.options, [&](auto zero) {

@@ -73,7 +73,7 @@ namespace step2
     const std::string width = std::to_string(panel_width);
     put(cholesky_, "cholesky_" + std::string(precision) + ".dat", "step-2 (blocked Cholesky against cuSOLVER potrf)",
         {"times in milliseconds (GPU: kernels only; copies_ms = A up and L down, pageable memory); NaN = not run",
-         "panel width of variants 4-6: " + width + ", of variant 7: n/16 rounded up to a multiple of 64, from " +
+         "panel width of variants 4 and 5: " + width + ", of variants 6 and 7: n/16 rounded up to a multiple of 64, from " +
            width + " to " + std::to_string(2 * panel_width),
          variants<T>().back().name + "_graph: the last variant captured in a CUDA graph (capture time in "
          "graph_capture_ms, not in the timing)",
@@ -90,7 +90,8 @@ namespace step2
           "tolerance)",
           {"times in milliseconds (median); error = ||b - A x||_2 / (||A||_F ||x||_2) in double; "
            "residual_tf32_factor = ||L L^T - A||_F / ||A||_F",
-           "panel width " + width});
+           "panel width (variant 7's): n/16 rounded up to a multiple of 64, from " + width + " to " +
+             std::to_string(2 * panel_width)});
   }
 
   template class Tables<float>;

@@ -50,6 +50,7 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -185,21 +186,26 @@ namespace step3
 
   // @sect3{One size: the stages, one per table}
   //
-  // Without a GPU only the CPU's part of the first table runs; --table picks one.
+  // Without a GPU only the CPU's part of the first table runs; --table picks one. The
+  // SPD problem (its matrix, factor and device copies) is made only for the tables
+  // that use it: Gauss–Jordan makes its own matrix.
   template <typename T>
   void run_size(const Settings &settings, int n, lab::Cublas *cublas, Tables<T> &tables, lab::Checks &checks)
   {
     const std::string context = std::string(lab::precision_name<T>()) + " n=" + std::to_string(n);
     std::printf("\nn = %d\n", n);
-    Problem<T> problem(settings, n, cublas);
+    const bool gpu_tables = settings.use_gpu && (settings.runs_table("solve") || settings.runs_table("spd-inverse"));
+    std::optional<Problem<T>> problem;
+    if (settings.runs_table("inverse") || gpu_tables)
+      problem.emplace(settings, n, cublas);
     if (settings.runs_table("inverse"))
-      tables.add(run_inverses(problem, checks, context));
+      tables.add(run_inverses(*problem, checks, context));
     if (!settings.use_gpu)
       return;
     if (settings.runs_table("solve"))
-      tables.add(run_solves(problem, checks, context));
+      tables.add(run_solves(*problem, checks, context));
     if (settings.runs_table("spd-inverse"))
-      tables.add(run_spd_inverse(problem, checks, context));
+      tables.add(run_spd_inverse(*problem, checks, context));
     if (settings.runs_table("gauss-jordan"))
       tables.add(run_gauss_jordan<T>(settings, n, *cublas, checks, context));
   }
@@ -214,7 +220,8 @@ namespace step3
     if (settings.use_gpu)
       {
         cublas = std::make_unique<lab::Cublas>();
-        show_unstable_example<T>(*cublas, checks);
+        if (settings.runs_table("gauss-jordan"))
+          show_unstable_example<T>(*cublas, checks);
       }
     Tables<T> tables;
     lab::TimeForecast forecast;

@@ -9,6 +9,7 @@
 // (CTest: skipped) on a machine without a GPU.
 #include "cholesky_variants.h"
 #include "variants/6_mixed_precision_solve.cuh"
+#include "variants/7_panel_by_halves.cuh"
 #include "spd_except_at.h"
 
 #include <lab/cublas_gemm.h>
@@ -189,14 +190,16 @@ namespace
 
   // Factorises the band matrix @p a (bandwidth b) with a band variant: the entries more
   // than b + nb − 1 rows below the diagonal (nb: the variant's panel, for variant 7
-  // twice @p panel_width), which it must neither read nor write, are NaN on the GPU. Returns info; checks that the NaNs are still there and that the
+  // the width it takes for this n), which it must neither read nor write, are NaN on
+  // the GPU. Returns info; checks that the NaNs are still there and that the
   // factor's band is finite, and gives the factor's band (zeros elsewhere) in @p l.
   template <typename T>
   int factorize_band(const step2::Variant<T> &variant, const lab::Matrix<T> &a, int b, int panel_width,
                      lab::Matrix<T> &l, lab::Cublas &cublas)
   {
-    const int panel = step2::is_named(variant.name, "7") ? 2 * panel_width : panel_width;
-    const int n = a.rows(), window = b + std::min(n, panel) - 1;
+    const int n = a.rows();
+    const int panel = step2::is_named(variant.name, "7") ? step2::panel_by_halves_width(n, panel_width) : panel_width;
+    const int window = b + std::min(n, panel) - 1;
     lab::Matrix<T> poisoned = a;
     for (int i = 0; i < n; ++i)
       for (int j = 0; i - j > window; ++j)

@@ -28,8 +28,9 @@
 // The panel itself is shortened too: its diagonal block is factorised by one kernel
 // (diagonal_block_one_kernel.cuh) instead of variant 3's chain of launches.
 //
-// Each loop step launches a few dozen kernels and products. The program also runs the
-// variant captured in a CUDA graph (lab::CudaGraph) and reports both.
+// Each loop step launches a few dozen kernels and products. The program runs the last
+// variant, 7, which shares this loop, also captured in a CUDA graph (lab::CudaGraph),
+// and reports both.
 //
 // Variant 7 (7_panel_by_halves.cuh) runs this loop with a shorter panel; variant 6
 // (6_mixed_precision_solve.cuh) runs variant 7 with a faster, less precise product for

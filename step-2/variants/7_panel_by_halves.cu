@@ -17,20 +17,6 @@ namespace step2
     // where the small products' launches dominate).
     constexpr int base_rows = 128;
 
-    // The panels are up to this many times args.panel_width wide.
-    constexpr int widening = 2;
-
-    // The panel width for order n: about n/16 (a multiple of 64), from
-    // args.panel_width up to `widening` times it. Wide panels pay at large n (fewer
-    // links in the chain, longer products), narrow ones at small n, where the chain is
-    // all there is: measured on an H200 in float, n = 8192 takes 11.2 ms with panels of
-    // 512 and 12.7 ms with 1024; n = 16384, 50.4 and 49.2 ms.
-    int panel_width_for(int n, int panel_width)
-    {
-      const int about_a_sixteenth = ceil_div(n, 16 * 64) * 64;
-      return std::clamp(about_a_sixteenth, panel_width, widening * panel_width);
-    }
-
     // Variant 4's panel with the diagonal block and its inverse by halves.
     template <typename T>
     void panel_by_halves(const CholeskyArgs<T> &args, int p, cudaStream_t s)
@@ -44,17 +30,28 @@ namespace step2
     }
   } // namespace
 
+  // About n/16 (a multiple of 64), from panel_width up to twice it. Wide panels pay at
+  // large n (fewer links in the chain, longer products), narrow ones at small n, where
+  // the chain is all there is: measured on an H200 in float (with base blocks of 256
+  // rows, before they became 128), n = 8192 takes 11.2 ms with panels of 512 and
+  // 12.7 ms with 1024; n = 16384, 50.4 and 49.2 ms.
+  int panel_by_halves_width(int n, int panel_width)
+  {
+    const int about_a_sixteenth = ceil_div(n, 16 * 64) * 64;
+    return std::clamp(about_a_sixteenth, panel_width, 2 * panel_width);
+  }
+
   template <typename T>
   std::size_t panel_by_halves_workspace(int n, int panel_width)
   {
-    return right_looking_workspace<T>(n, widening * panel_width);
+    return right_looking_workspace<T>(n, panel_by_halves_width(n, panel_width));
   }
 
   template <typename T>
   void factorize_7_panel_by_halves(const CholeskyArgs<T> &args)
   {
     CholeskyArgs<T> wide = args;
-    wide.panel_width = panel_width_for(args.n, args.panel_width);
+    wide.panel_width = panel_by_halves_width(args.n, args.panel_width);
     factorize_looking_ahead(wide, panel_by_halves<T>, std::min(wide.n, wide.panel_width));
   }
 

@@ -6,7 +6,8 @@
 // the panels: from there on every step waits for the chain of its panel, the diagonal
 // block (one thread block, 649 µs at nb = 512 on an H200), its inverse (109 µs) and
 // the product below. With the trailing update made almost free (variant 6's TF32
-// products) variant 5 still took about 33 ms on an H100: the chain alone.
+// products) variant 5 still took about 33 ms on an H100, most of it the chain (28 ms
+// of diagonal blocks, their inverses and the panel products, the intro's figures).
 //
 // Variant 7 changes the diagonal block: it is factorised and inverted by
 // halves (recursive_diagonal_block.cuh), so that most of its flops are products and
@@ -34,8 +35,10 @@
 
 namespace step2
 {
-  // The workspace of variant 7: variant 4's, for its widest panels (twice
-  // panel_width).
+  // The width of variant 7's panels for order n, given the least, @p panel_width.
+  int panel_by_halves_width(int n, int panel_width);
+
+  // The workspace of variant 7: variant 4's, for its panels of that width.
   template <typename T>
   std::size_t panel_by_halves_workspace(int n, int panel_width);
 

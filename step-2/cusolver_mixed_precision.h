@@ -1,13 +1,14 @@
 #pragma once
 // @sect3{cuSOLVER's mixed-precision solver, the yardstick of variant 6}
 //
-// Variant 6 solves A x = b with a TF32 factorisation refined to FP32 accuracy. The
-// vendor has a solver of the same kind: cuSOLVER's iterative-refinement solver
-// `cusolverDnIRSXgesv`, here with FP32 as its main precision and TF32 as its lowest. It
-// factorises A by LU (it has no Cholesky form), so it does about twice the flops of a
-// Cholesky, and then refines until LAPACK's test for an FP32 solve holds, its default
-// tolerance: ‖b − A x‖∞ < √n ‖x‖∞ ‖A‖∞ ε. If 50 iterations do not get there it falls
-// back to an FP32 LU and says so with a negative iteration count. Its refinement
+// Variant 6 solves A x = b with a TF32 factorisation refined to FP32 (or FP64)
+// accuracy. The vendor has a solver of the same kind: cuSOLVER's iterative-refinement
+// solver `cusolverDnIRSXgesv`, here with T (FP32 or FP64) as its main precision and
+// TF32 as its lowest, the same two precisions as variant 6's. It factorises A by LU
+// (it has no Cholesky form), so it does about twice the flops of a Cholesky, and then
+// refines until LAPACK's test for a solve in T holds, its default tolerance:
+// ‖b − A x‖∞ < √n ‖x‖∞ ‖A‖∞ ε. If 50 iterations do not get there it falls back to an
+// LU in T and says so with a negative iteration count. Its refinement
 // solver (classical, GMRES, or one inside the other) is a choice; the course uses the
 // one `vendor-configurations` measured fastest on its GPU.
 //
@@ -19,6 +20,7 @@
 
 namespace step2
 {
+  template <typename T>
   class CusolverMixedPrecision
   {
   public:
@@ -32,9 +34,9 @@ namespace step2
     CusolverMixedPrecision &operator=(const CusolverMixedPrecision &) = delete;
 
     // x = A⁻¹ b (all on the device); info (device) as LAPACK's getrf. Returns the
-    // number of refinement iterations, negative when it fell back to FP32. The call
+    // number of refinement iterations, negative when it fell back to T. The call
     // waits for the GPU (the iteration count comes back to the host).
-    int solve(float *a, const float *b, float *x, int *info);
+    int solve(T *a, const T *b, T *x, int *info);
 
   private:
     int n_;

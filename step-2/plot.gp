@@ -11,7 +11,8 @@
 #   step-2_percent_of_cusolver   each variant as percent of cuSOLVER against n
 #   step-2_breakdown             variant 1's time split by kernel, as fractions
 #   step-2_mixed_precision       variant 6: time to solution of A x = b and its backward
-#                                error, against spotrf + spotrs (dir/mixed_precision_float.dat)
+#                                error, against potrf + potrs and cuSOLVER's IRS solver,
+#                                one row per precision (dir/mixed_precision_<precision>.dat)
 # Column numbers are looked up by name in each table's last "# n ..." line, and the
 # variants are the columns between cusolver_ms and residual_cusolver, so variants can
 # be added to step-2 without touching this script. A column that holds only NaN (not
@@ -26,12 +27,13 @@ float_file = dir . "/cholesky_float.dat"
 double_file = dir . "/cholesky_double.dat"
 float_breakdown = dir . "/breakdown_float.dat"
 double_breakdown = dir . "/breakdown_double.dat"
-mixed_file = dir . "/mixed_precision_float.dat"
+mixed_float = dir . "/mixed_precision_float.dat"
+mixed_double = dir . "/mixed_precision_double.dat"
 tables = has(float_file) + has(double_file)
 if (tables == 0) { print "step-2/plot.gp: no tables in " . dir; exit }
 gpu = gpu_of(has(float_file) ? float_file : double_file)
 skipped = ""
-do for [file in float_file . " " . double_file . " " . float_breakdown . " " . double_breakdown . " " . mixed_file] {
+do for [file in float_file . " " . double_file . " " . float_breakdown . " " . double_breakdown . " " . mixed_float . " " . mixed_double] {
   skipped = left_out(skipped, missing(file))
 }
 
@@ -211,33 +213,22 @@ if (panels == 0) {
 }
 
 # ---------------------------------- 4: variant 6, the mixed-precision solve
-# Left: time to solution (spotrf + spotrs; cuSOLVER's IRS solver, where the table has
-# it; variant 6 with its rounds; its TF32 factorisation alone). Right: the backward
-# errors of the solutions.
-if (!has(mixed_file)) {
+# One row per precision whose table exists. Left: time to solution (potrf + potrs;
+# cuSOLVER's IRS solver; variant 6 with its rounds; its TF32 factorisation alone).
+# Right: the backward errors of the solutions.
+mixed_rows = has(mixed_float) + has(mixed_double)
+if (mixed_rows == 0) {
   skipped = left_out(skipped, "the mixed-precision plot")
 } else {
-  cols = cols_of(mixed_file)
-  c_vendor = index_of(cols, "spotrf_spotrs_ms"); c_mixed = index_of(cols, "mixed_ms")
-  c_factor = index_of(cols, "tf32_factor_ms"); c_rounds = index_of(cols, "rounds")
-  c_error_vendor = index_of(cols, "error_spotrs"); c_error_mixed = index_of(cols, "error_mixed")
-  # cuSOLVER's IRS solver: a curve where the table has its columns (tables written
-  # before it was measured do not).
-  c_irs = index_of(cols, "irs_ms"); c_error_irs = index_of(cols, "error_irs")
-  # Without them the curve repeats spotrf + spotrs's, drawn in its colour, and the key
-  # says so.
-  if (c_irs == 0) { skipped = left_out(skipped, "cuSOLVER IRS (not in " . mixed_file . ")") }
-  irs_title = c_irs > 0 ? "cuSOLVER IRS (TF32 LU, refined)" : "(cuSOLVER IRS: not in this table)"
-  irs_colour = c_irs > 0 ? "gray40" : "black"
   # Undo the settings of the bar chart above.
   set yrange [*:*]; set ytics autofreq; set xtics autofreq; set grid xtics ytics
   set style fill empty; set xlabel offset 0,0; set offsets 0, 0, 0, 0
   do for [terminal in "pngcairo svg"] {
     if (terminal eq "pngcairo") {
-      set terminal pngcairo size 1400, 560 enhanced font ",11"
+      set terminal pngcairo size 1400, 520 * mixed_rows enhanced font ",11"
       set output out . "/step-2_mixed_precision.png"
     } else {
-      set terminal svg size 1400, 560 enhanced font ",11" dynamic
+      set terminal svg size 1400, 520 * mixed_rows enhanced font ",11" dynamic
       set output out . "/step-2_mixed_precision.svg"
     }
     set style data linespoints
@@ -245,22 +236,34 @@ if (!has(mixed_file)) {
     set logscale y 10
     set format y "10^{%L}"
     set xlabel "matrix size n"
-    set key inside top left noenhanced
-    set multiplot layout 1,2 title "step-2: A x = b in float, variant 6 (TF32 trailing update + iterative refinement) against spotrf + spotrs and cuSOLVER IRS (GPU: " . gpu_of(mixed_file) . ")"
-    set title "time to solution (label: refinement rounds)"
-    set ylabel "milliseconds"
-    plot mixed_file using 1:c_vendor title "cuSOLVER spotrf + spotrs" lw 3.5 pt 7 lc rgb "black", \
-         mixed_file using 1:c_mixed title "variant 6: copy, TF32 factor, rounds" lw 2 pt 4 lc rgb colour(6), \
-         mixed_file using 1:c_mixed:(sprintf("%d", column(c_rounds))) with labels offset 0,-1 notitle, \
-         mixed_file using 1:c_factor title "variant 6: the TF32 factorisation alone" lw 2 dt 2 pt 6 lc rgb colour(6), \
-         mixed_file using 1:(c_irs > 0 ? column(c_irs) : column(c_vendor)) title irs_title lw 2.5 dt 3 pt 5 lc rgb irs_colour
-    set title "backward error ||b - A x|| / (||A||_F ||x||)"
-    set ylabel "backward error"
-    set key inside bottom left
-    plot mixed_file using 1:c_error_vendor title "cuSOLVER spotrf + spotrs" lw 3.5 pt 7 lc rgb "black", \
-         mixed_file using 1:c_error_mixed title "variant 6, refined" lw 2 pt 4 lc rgb colour(6), \
-         mixed_file using 1:(c_irs > 0 ? column(c_error_irs) : column(c_error_vendor)) title irs_title lw 2.5 dt 3 \
-           pt 5 lc rgb irs_colour
+    set multiplot layout mixed_rows,2 title "step-2: A x = b, variant 6 (float factor with a TF32 trailing update, refined in the working precision) against potrf + potrs and cuSOLVER IRS (GPU: " . gpu_of(has(mixed_float) ? mixed_float : mixed_double) . ")"
+    do for [f = 1:2] {
+      mixed_file = (f == 1 ? mixed_float : mixed_double)
+      if (has(mixed_file)) {
+        p = (f == 1 ? "s" : "d")
+        precision = (f == 1 ? "float" : "double")
+        cols = cols_of(mixed_file)
+        c_vendor = index_of(cols, "potrf_potrs_ms"); c_mixed = index_of(cols, "mixed_ms")
+        c_factor = index_of(cols, "tf32_factor_ms"); c_rounds = index_of(cols, "rounds")
+        c_error_vendor = index_of(cols, "error_potrs"); c_error_mixed = index_of(cols, "error_mixed")
+        c_irs = index_of(cols, "irs_ms"); c_error_irs = index_of(cols, "error_irs")
+        vendor_title = "cuSOLVER " . p . "potrf + " . p . "potrs"
+        set key inside top left noenhanced
+        set title precision . ": time to solution (label: refinement rounds)"
+        set ylabel "milliseconds"
+        plot mixed_file using 1:c_vendor title vendor_title lw 3.5 pt 7 lc rgb "black", \
+             mixed_file using 1:c_mixed title "variant 6: A to float, TF32 factor, rounds" lw 2 pt 4 lc rgb colour(6), \
+             mixed_file using 1:c_mixed:(sprintf("%d", column(c_rounds))) with labels offset 0,-1 notitle, \
+             mixed_file using 1:c_factor title "variant 6: the TF32 factorisation alone" lw 2 dt 2 pt 6 lc rgb colour(6), \
+             mixed_file using 1:c_irs title "cuSOLVER IRS (TF32 LU, refined; its fastest method)" lw 2.5 dt 3 pt 5 lc rgb "gray40"
+        set title precision . ": backward error ||b - A x|| / (||A||_F ||x||)"
+        set ylabel "backward error"
+        set key inside bottom left
+        plot mixed_file using 1:c_error_vendor title vendor_title lw 3.5 pt 7 lc rgb "black", \
+             mixed_file using 1:c_error_mixed title "variant 6, refined" lw 2 pt 4 lc rgb colour(6), \
+             mixed_file using 1:c_error_irs title "cuSOLVER IRS" lw 2.5 dt 3 pt 5 lc rgb "gray40"
+      }
+    }
     unset multiplot
     unset output
   }

@@ -9,9 +9,10 @@
 // wide panels whose flops are matrix products (lab::Gemm, cuBLAS here; step-5 runs the
 // same code on step-4's kernels); variant 5 hides the panels behind the products
 // (look-ahead); variant 7 shortens the panel's chain (its diagonal block by halves) and
-// runs also as a CUDA graph; variant 6 solves A x = b with variant 7's factorisation, a
-// TF32 trailing update and iterative refinement. Every variant is checked by its residual
-// and timed against cuSOLVER in the same run on the same matrix.
+// runs also as a CUDA graph; variant 6 solves A x = b with variant 7's factorisation in
+// float, a TF32 trailing update and iterative refinement in float or double. Every
+// variant is checked by its residual and timed against cuSOLVER in the same run on the
+// same matrix.
 //
 // For every size of the sweep and each precision, the program
 //  - factorises a random SPD matrix on the CPU (the blocked loop on all cores, and
@@ -19,8 +20,8 @@
 //  - prints one line per variant: time, time with the copies, GFLOP/s, percent of
 //    cuSOLVER, residual, check,
 //  - writes the tables `step-2/cholesky_<precision>.dat`, the breakdown of variant
-//    1, `step-2/breakdown_<precision>.dat`, and variant 6's solve against spotrf +
-//    spotrs, `step-2/mixed_precision_float.dat`.
+//    1, `step-2/breakdown_<precision>.dat`, and variant 6's solve against potrf +
+//    potrs and cuSOLVER's IRS solver, `step-2/mixed_precision_<precision>.dat`.
 // `--variant NAME` runs one variant (with cuSOLVER beside it); `--matrix FILE`
 // factorises a matrix of your own and reports, for one that is not positive
 // definite, the column where each factorisation stopped.
@@ -68,7 +69,7 @@ namespace step2
   //
   // `--variant NAME` picks one of the seven variants by number or name. Variants 1 to 5
   // and 7 are factorisations, the list `variants<T>()`; variant 6 is a solve
-  // (MixedPrecisionSolve, float only), which the list does not hold. The name is
+  // (MixedPrecisionSolve), which the list does not hold. The name is
   // looked up once, when the command line is read, into what it picks: its kind and
   // its full name. From then on the program asks the kind, not the name.
   struct VariantChoice
@@ -86,8 +87,8 @@ namespace step2
   {
     if (const Variant<float> *v = find_variant<float>(name))
       return VariantChoice{VariantChoice::Kind::factorisation, v->name};
-    if (is_named(MixedPrecisionSolve::name, name))
-      return VariantChoice{VariantChoice::Kind::solve, MixedPrecisionSolve::name};
+    if (is_named(MixedPrecisionSolve<float>::name, name))
+      return VariantChoice{VariantChoice::Kind::solve, MixedPrecisionSolve<float>::name};
     return std::nullopt;
   }
 
@@ -294,7 +295,7 @@ namespace step2
   //
   // The stages, in the order of the console lines: set up the matrix and the header of
   // the size; the CPU references; on the GPU the copies, the vendor (cuSOLVER's potrf),
-  // the variants, variant 1 kernel by kernel, and in float variant 6's solve against
+  // the variants, variant 1 kernel by kernel, and variant 6's solve against
   // the vendor's (whose cuSOLVER handle is the one potrf used). Each stage fills its
   // fields of the SizeResult, which the tables record.
   template <typename T>
@@ -322,10 +323,10 @@ namespace step2
 
     run_variants(settings, device, *cublas, result, checks);
     result.breakdown = breakdown(settings, device);
-    if constexpr (std::is_same_v<T, float>)
-      if (settings.runs_mixed_precision())
-        result.mixed_precision = run_mixed_precision(device, cusolver, reps, *cublas, settings.panel_width_for<T>(),
-                                                     checks, context<T>(n));
+    // Variant 6's factor is a float one in either precision: its panel width is float's.
+    if (settings.runs_mixed_precision())
+      result.mixed_precision =
+        run_mixed_precision(device, cusolver, reps, *cublas, settings.panel_width_for<float>(), checks, context<T>(n));
     return result;
   }
 
@@ -357,7 +358,7 @@ namespace step2
       }
 
     tables.write(settings.options.out + "/step-2", settings.device, settings.options.reps,
-                 settings.panel_width_for<T>());
+                 settings.panel_width_for<T>(), settings.panel_width_for<float>());
     if (!settings.use_gpu || !settings.runs(variants<T>().front()))
       return;
     if (break_even)
@@ -479,10 +480,11 @@ int main(int argc, char **argv)
         lab::refuse_sizes_that_do_not_fit(sweep<T>(settings), need, lab::precision_name<T>(), settings.use_gpu);
       });
       std::printf("cuSOLVER: potrf with LOWER (the faster fill mode: tools/vendor-configurations), its factor "
-                  "turned into L by rows outside the timing; IRS: cusolverDnIRSXgesv, TF32 LU\n");
+                  "turned into L by rows outside the timing; IRS: cusolverDnIRSXgesv, TF32 LU, the fastest of "
+                  "its four refinement methods\n");
       std::printf("check: ||L L^T - A||_F / ||A||_F <= %g n eps, every entry in double (on the GPU above "
                   "n = %d); random SPD matrices of condition %g; panel width of variants 4 and 5: %d (float), "
-                  "%d (double), of variants 6 and 7 about n/16 from that to twice that\n",
+                  "%d (double), of variant 7 about n/16 from that to twice that (variant 6: float's, in both)\n",
                   residual_constant, on_host_up_to, condition_number, settings.panel_width_for<float>(),
                   settings.panel_width_for<double>());
       lab::for_each_precision(settings.options, [&](auto zero) {

@@ -31,8 +31,8 @@ namespace step2
   Tables<T>::Tables()
     : cholesky_(cholesky_columns<T>()),
       breakdown_({"n", "factorize_diagonal_block_ms", "strip_update_ms", "diag_update_ms", "lo_update_ms"}),
-      mixed_precision_({"n", "spotrf_spotrs_ms", "mixed_ms", "tf32_factor_ms", "rounds", "error_spotrs",
-                        "error_mixed", "residual_tf32_factor", "irs_ms", "irs_iterations", "error_irs"})
+      mixed_precision_({"n", "potrf_potrs_ms", "mixed_ms", "tf32_factor_ms", "rounds", "error_potrs", "error_mixed",
+                        "residual_tf32_factor", "irs_ms", "irs_iterations", "error_irs", "irs_refinement"})
   {}
 
   template <typename T>
@@ -54,13 +54,14 @@ namespace step2
       breakdown_.add_row({double(r.n), k->factorize_diagonal_block_ms, k->strip_update_ms, k->diag_update_ms,
                           k->lo_update_ms});
     if (const auto &m = r.mixed_precision)
-      mixed_precision_.add_row({double(r.n), m->spotrf_spotrs_ms, m->mixed_ms, m->tf32_factor_ms, double(m->rounds),
-                                m->error_spotrs, m->error_mixed, m->residual_tf32_factor, m->irs_ms,
-                                double(m->irs_iterations), m->error_irs});
+      mixed_precision_.add_row({double(r.n), m->potrf_potrs_ms, m->mixed_ms, m->tf32_factor_ms, double(m->rounds),
+                                m->error_potrs, m->error_mixed, m->residual_tf32_factor, m->irs_ms,
+                                double(m->irs_iterations), m->error_irs, double(m->irs_refinement)});
   }
 
   template <typename T>
-  void Tables<T>::write(const std::string &folder, const lab::DeviceInfo &device, int reps, int panel_width) const
+  void Tables<T>::write(const std::string &folder, const lab::DeviceInfo &device, int reps, int panel_width,
+                        int float_panel_width) const
   {
     const char *precision = lab::precision_name<T>();
     lab::TableHeader header{"", lab::describe_for_table(device), precision, reps, {}};
@@ -73,7 +74,7 @@ namespace step2
     const std::string width = std::to_string(panel_width);
     put(cholesky_, "cholesky_" + std::string(precision) + ".dat", "step-2 (blocked Cholesky against cuSOLVER potrf)",
         {"times in milliseconds (GPU: kernels only; copies_ms = A up and L down, pageable memory); NaN = not run",
-         "panel width of variants 4 and 5: " + width + ", of variants 6 and 7: n/16 rounded up to a multiple of 64, from " +
+         "panel width of variants 4 and 5: " + width + ", of variant 7: n/16 rounded up to a multiple of 64, from " +
            width + " to " + std::to_string(2 * panel_width),
          variants<T>().back().name + "_graph: the last variant captured in a CUDA graph (capture time in "
          "graph_capture_ms, not in the timing)",
@@ -84,14 +85,18 @@ namespace step2
           "step-2 (variant 1, the 2011 design: time per kernel)",
           {"milliseconds summed over all launches of one factorisation"});
     if (mixed_precision_.rows() > 0)
-      put(mixed_precision_, "mixed_precision_float.dat",
-          "step-2 (variant 6: A x = b with a TF32 trailing update and iterative refinement, against spotrf + spotrs "
-          "with LOWER and cuSOLVER's IRS solver cusolverDnIRSXgesv, TF32 LU, classical refinement, default "
-          "tolerance)",
+      put(mixed_precision_, "mixed_precision_" + std::string(precision) + ".dat",
+          std::string("step-2 (variant 6: A x = b in ") + precision +
+            " from a float factor with a TF32 trailing update and iterative refinement in " + precision +
+            ", against potrf + potrs with LOWER and cuSOLVER's IRS solver cusolverDnIRSXgesv, TF32 LU, default "
+            "tolerance)",
           {"times in milliseconds (median); error = ||b - A x||_2 / (||A||_F ||x||_2) in double; "
            "residual_tf32_factor = ||L L^T - A||_F / ||A||_F",
-           "panel width (variant 7's): n/16 rounded up to a multiple of 64, from " + width + " to " +
-             std::to_string(2 * panel_width)});
+           "irs_refinement: the fastest of cuSOLVER's four refinement methods in this run (1 classical, 2 classical "
+           "+ GMRES, 3 GMRES, 4 GMRES + GMRES); irs_iterations < 0: it fell back to a factorisation in " +
+             std::string(precision),
+           "panel width (variant 7's, in float): n/16 rounded up to a multiple of 64, from " +
+             std::to_string(float_panel_width) + " to " + std::to_string(2 * float_panel_width)});
   }
 
   template class Tables<float>;

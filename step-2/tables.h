@@ -3,7 +3,7 @@
 //
 // Three tables, one row per size: `cholesky_<precision>.dat` (every factorisation's
 // time and residual), `breakdown_<precision>.dat` (variant 1 kernel by kernel) and
-// `mixed_precision_float.dat` (variant 6's solve against cuSOLVER's). The object owns
+// `mixed_precision_<precision>.dat` (variant 6's solve against cuSOLVER's). The object owns
 // their columns, takes each size's SizeResult and picks the fields by name, so that no
 // list of numbers has to follow a list of column names built somewhere else; and it
 // writes each table that has rows, with the notes that say what the columns mean.
@@ -27,9 +27,11 @@ namespace step2
     void add(const SizeResult<T> &result);
 
     // Into @p folder (the program's `--out`/step-2): the device the numbers come from,
-    // the repetitions behind each median and the panel width of variants 4-6 go into
-    // the headers.
-    void write(const std::string &folder, const lab::DeviceInfo &device, int reps, int panel_width) const;
+    // the repetitions behind each median and the panel widths go into the headers:
+    // @p panel_width of variants 4, 5 and 7 in T, @p float_panel_width of variant 6,
+    // whose factor is float in either precision.
+    void write(const std::string &folder, const lab::DeviceInfo &device, int reps, int panel_width,
+               int float_panel_width) const;
 
   private:
     lab::Table cholesky_, breakdown_, mixed_precision_;

@@ -287,37 +287,41 @@ TEST_CASE("variants 5 and 7 captured in a CUDA graph and launched twice", "[gpu]
 namespace
 {
   // Variant 6 on A x = b: returns info, the backward error ||b - A x|| / (||A|| ||x||)
-  // and the TF32 factor's residual.
+  // and the float factor's residual against A.
   struct MixedOutcome
   {
     int info;
     double error, factor_residual;
     bool converged;
+    int rounds;
   };
 
   // With @p nan_above_diagonal, the device copy of A holds NaN above its diagonal
   // (the solve must read only the lower triangle); @p update_gemm, if given, is the
   // trailing update's product.
-  MixedOutcome solve_mixed(const lab::Matrix<float> &a, lab::Cublas &cublas, int panel_width,
+  template <typename T>
+  MixedOutcome solve_mixed(const lab::Matrix<T> &a, lab::Cublas &cublas, int panel_width,
                            bool nan_above_diagonal = false, const lab::Gemm<float> &update_gemm = {})
   {
     const int n = a.rows();
-    const lab::Matrix<float> b = lab::random_matrix<float>(n, 1, 9 + n);
-    lab::Matrix<float> stored = a;
+    const lab::Matrix<T> b = lab::random_matrix<T>(n, 1, 9 + n);
+    lab::Matrix<T> stored = a;
     if (nan_above_diagonal)
       for (int i = 0; i < n; ++i)
         for (int j = i + 1; j < n; ++j)
-          stored(i, j) = std::numeric_limits<float>::quiet_NaN();
-    lab::DeviceBuffer<float> a_device(stored), b_device(b), x_device(n);
+          stored(i, j) = std::numeric_limits<T>::quiet_NaN();
+    lab::DeviceBuffer<T> a_device(stored), b_device(b), x_device(n);
     x_device.poison();
-    step2::MixedPrecisionSolve solver(n, a.ld(), panel_width, cublas, {}, update_gemm);
+    step2::MixedPrecisionSolve<T> solver(n, a.ld(), panel_width, cublas, {}, update_gemm);
     const int info = solver.solve(a_device.data(), b_device.data(), x_device.data());
-    lab::Matrix<float> x(n, 1), l(n, n, a.ld());
+    lab::Matrix<T> x(n, 1);
+    lab::Matrix<float> l(n, n, a.ld());
     x_device.download(x);
     solver.factor().download(l);
     if (info != 0)
-      return {info, 0, 0, false};
-    return {info, lab::solve_residual(a, x, b, 1), lab::cholesky_residual(a, l), solver.converged()};
+      return {info, 0, 0, false, 0};
+    return {info, lab::solve_residual(a, x, b, 1), lab::cholesky_residual(a, lab::convert<T>(l)), solver.converged(),
+            solver.rounds()};
   }
 } // namespace
 
@@ -334,6 +338,33 @@ TEST_CASE("variant 6 refines the TF32 solution to FP32 accuracy", "[gpu]")
       // The factor itself has only TF32's accuracy (step2::tf32_factor_tolerance, below 1
       // at every size here, so that an all-zero factor fails).
       CHECK(outcome.factor_residual <= step2::tf32_factor_tolerance(n));
+    }
+}
+
+TEST_CASE("variant 6 in double refines a float factor to FP64 accuracy, as LAPACK's dsposv", "[gpu]")
+{
+  // The bound is double's: √n ε with ε = 2^-52, nine orders of magnitude below what the
+  // float factor alone gives (the first solution's error, about 10^-7, would fail it).
+  lab::Cublas cublas;
+  for (const int n : {1, 2, 63, 65, 255, 257, 700, 1025})
+    {
+      INFO("n = " << n);
+      const lab::Matrix<double> a = lab::random_spd<double>(n, 1e3, 60 + n);
+      const MixedOutcome outcome = solve_mixed(a, cublas, 128);
+      CHECK(outcome.info == 0);
+      CHECK(outcome.converged);
+      CHECK(outcome.error <= std::sqrt(double(n)) * std::numeric_limits<double>::epsilon());
+      CHECK(outcome.factor_residual <= step2::tf32_factor_tolerance(n));
+      // From n = 63 on the TF32 factor leaves errors that one solve cannot remove.
+      if (n >= 63)
+        CHECK(outcome.rounds >= 1);
+      // Only A's lower triangle is read, in double too.
+      if (n == 257)
+        {
+          const MixedOutcome lower_only = solve_mixed(a, cublas, 128, true);
+          CHECK(lower_only.converged);
+          CHECK(lower_only.error <= std::sqrt(double(n)) * std::numeric_limits<double>::epsilon());
+        }
     }
 }
 
@@ -364,5 +395,6 @@ TEST_CASE("variant 6 reports a matrix that is not positive definite", "[gpu]")
     {
       INFO("failing column " << c);
       CHECK(solve_mixed(spd_except_at<float>(300, c), cublas, 128).info == c + 1);
+      CHECK(solve_mixed(spd_except_at<double>(300, c), cublas, 128).info == c + 1);
     }
 }

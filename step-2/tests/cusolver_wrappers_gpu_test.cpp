@@ -146,25 +146,39 @@ TEST_CASE("step2::mirror_upper_to_lower copies the upper triangle by rows into t
     }
 }
 
-TEST_CASE("cuSOLVER's mixed-precision solver (TF32 LU, refined) reaches FP32 accuracy")
+namespace
+{
+  // cuSOLVER's IRS solver with the refinement method given, on A x = b in T: LAPACK's
+  // test for a solve in T (sposv/dsposv), backward error below √n ε.
+  template <typename T>
+  void check_irs(int n, cusolverIRSRefinement_t refinement)
+  {
+    const lab::Matrix<T> a = lab::random_spd<T>(n, 1000, 21 + n);
+    const lab::Matrix<T> b = lab::random_matrix<T>(n, 1, 22);
+    lab::DeviceBuffer<T> matrix(a), rhs(b), x(n);
+    lab::DeviceBuffer<int> info(1);
+    x.poison();
+    info.poison();
+    step2::CusolverMixedPrecision<T> irs(n, refinement);
+    irs.solve(matrix.data(), rhs.data(), x.data(), info.data());
+    int status = -1;
+    info.copy_to_host(&status, 1);
+    REQUIRE(status == 0);
+    lab::Matrix<T> solution(n, 1);
+    x.download(solution);
+    CHECK(lab::solve_residual(a, solution, b, 1) <= std::sqrt(double(n)) * std::numeric_limits<T>::epsilon());
+  }
+} // namespace
+
+TEST_CASE("cuSOLVER's mixed-precision solver (TF32 LU, refined) reaches FP32 and FP64 accuracy")
 {
   for (const int n : {1, 2, 33, 257, 1000})
-    {
-      CAPTURE(n);
-      const lab::Matrix<float> a = lab::random_spd<float>(n, 1000, 21 + n);
-      const lab::Matrix<float> b = lab::random_matrix<float>(n, 1, 22);
-      lab::DeviceBuffer<float> matrix(a), rhs(b), x(n);
-      lab::DeviceBuffer<int> info(1);
-      x.poison();
-      info.poison();
-      step2::CusolverMixedPrecision irs(n);
-      irs.solve(matrix.data(), rhs.data(), x.data(), info.data());
-      int status = -1;
-      info.copy_to_host(&status, 1);
-      REQUIRE(status == 0);
-      lab::Matrix<float> solution(n, 1);
-      x.download(solution);
-      // LAPACK's test for an FP32 solve (sposv/dsposv): backward error below √n ε.
-      CHECK(lab::solve_residual(a, solution, b, 1) <= std::sqrt(double(n)) * std::numeric_limits<float>::epsilon());
-    }
+    for (const cusolverIRSRefinement_t refinement :
+         {CUSOLVER_IRS_REFINE_CLASSICAL, CUSOLVER_IRS_REFINE_CLASSICAL_GMRES, CUSOLVER_IRS_REFINE_GMRES,
+          CUSOLVER_IRS_REFINE_GMRES_GMRES})
+      {
+        CAPTURE(n, int(refinement));
+        check_irs<float>(n, refinement);
+        check_irs<double>(n, refinement);
+      }
 }

@@ -15,7 +15,8 @@ namespace step2
     // double: each entry below the diagonal counts twice. Each thread adds up a
     // stretch of entries, each warp its threads' sums, and one atomic per warp adds
     // them to *sum.
-    __global__ void add_squares(const float *a, int n, int ld, double *sum)
+    template <typename T>
+    __global__ void add_squares(const T *a, int n, int ld, double *sum)
     {
       double local = 0;
       const long count = static_cast<long>(n) * n;
@@ -34,19 +35,70 @@ namespace step2
         atomicAdd(sum, local);
     }
 
-    float norm2(cublasHandle_t handle, int n, const float *v)
+    // The factor's starting point: A's lower triangle rounded to float (a copy when T is
+    // float). Above the diagonal nothing is read or written.
+    template <typename T>
+    __global__ void round_lower_to_float(const T *a, int n, int ld, float *f)
+    {
+      const long count = static_cast<long>(n) * n;
+      for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < count;
+           e += static_cast<long>(gridDim.x) * blockDim.x)
+        {
+          const long row = e / n, column = e % n;
+          if (column <= row)
+            f[row * ld + column] = static_cast<float>(a[row * ld + column]);
+        }
+    }
+
+    // d = r rounded to float, the right-hand side of a correction's solve.
+    template <typename T>
+    __global__ void round_to_float(const T *r, int n, float *d)
+    {
+      for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        d[i] = static_cast<float>(r[i]);
+    }
+
+    // x = x + d, in the working precision.
+    template <typename T>
+    __global__ void add_correction(T *x, int n, const float *d)
+    {
+      for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        x[i] += static_cast<T>(d[i]);
+    }
+
+    constexpr int vector_blocks = 256, vector_threads = 256;
+
+    // cuBLAS's level-2 and level-1 routines, by precision.
+    void symv(cublasHandle_t h, cublasFillMode_t fill, int n, const float *alpha, const float *a, int ld,
+              const float *x, const float *beta, float *y)
+    {
+      LAB_CHECK(cublasSsymv(h, fill, n, alpha, a, ld, x, 1, beta, y, 1));
+    }
+    void symv(cublasHandle_t h, cublasFillMode_t fill, int n, const double *alpha, const double *a, int ld,
+              const double *x, const double *beta, double *y)
+    {
+      LAB_CHECK(cublasDsymv(h, fill, n, alpha, a, ld, x, 1, beta, y, 1));
+    }
+    double norm2(cublasHandle_t h, int n, const float *v)
     {
       float result = 0;
-      LAB_CHECK(cublasSnrm2(handle, n, v, 1, &result)); // waits for the value
+      LAB_CHECK(cublasSnrm2(h, n, v, 1, &result)); // waits for the value
+      return result;
+    }
+    double norm2(cublasHandle_t h, int n, const double *v)
+    {
+      double result = 0;
+      LAB_CHECK(cublasDnrm2(h, n, v, 1, &result));
       return result;
     }
   } // namespace
 
-  MixedPrecisionSolve::MixedPrecisionSolve(int n, int ld, int panel_width, lab::Cublas &cublas,
-                                           const lab::Gemm<float> &gemm, const lab::Gemm<float> &update_gemm)
+  template <typename T>
+  MixedPrecisionSolve<T>::MixedPrecisionSolve(int n, int ld, int panel_width, lab::Cublas &cublas,
+                                              const lab::Gemm<float> &gemm, const lab::Gemm<float> &update_gemm)
     : n_(n), ld_(ld), cublas_(cublas), potrs_(n, ld),
       factor_(static_cast<std::size_t>(n) * ld),
-      workspace_(panel_by_halves_workspace<float>(n, panel_width)), residual_(n), norm_(1),
+      workspace_(panel_by_halves_workspace<float>(n, panel_width)), correction_(n), residual_(n), norm_(1),
       info_(1)
   {
     args_.a = factor_.data();
@@ -59,15 +111,17 @@ namespace step2
     args_.update_gemm = update_gemm ? update_gemm : lab::cublas_gemm(cublas, lab::CublasMath::tf32);
   }
 
-  void MixedPrecisionSolve::factorize(const float *a, cudaStream_t s)
+  template <typename T>
+  void MixedPrecisionSolve<T>::factorize(const T *a, cudaStream_t s)
   {
-    LAB_CHECK(cudaMemcpy2DAsync(factor_.data(), sizeof(float) * ld_, a, sizeof(float) * ld_,
-                                sizeof(float) * n_, n_, cudaMemcpyDeviceToDevice, s));
+    round_lower_to_float<<<1024, 256, 0, s>>>(a, n_, ld_, factor_.data());
+    LAB_CHECK_LAUNCH();
     args_.stream = s;
     factorize_7_panel_by_halves(args_);
   }
 
-  int MixedPrecisionSolve::solve(const float *a, const float *b, float *x, cudaStream_t s)
+  template <typename T>
+  int MixedPrecisionSolve<T>::solve(const T *a, const T *b, T *x, cudaStream_t s)
   {
     rounds_ = 0;
     converged_ = false;
@@ -85,26 +139,32 @@ namespace step2
       return info;
     norm_a = std::sqrt(norm_a);
 
-    // 1. The first solution. The solves are cuSOLVER's potrs on our factor, L by rows.
-    constexpr auto ours = CusolverCholesky<float>::Factor::by_rows;
-    LAB_CHECK(cudaMemcpyAsync(x, b, sizeof(float) * n_, cudaMemcpyDeviceToDevice, s));
-    potrs_.solve(factor_.data(), ours, x, 1, n_, info_.data(), s);
+    // x = 0 and r = b: the first round is then the plain solve.
+    LAB_CHECK(cudaMemsetAsync(x, 0, sizeof(T) * n_, s));
+    LAB_CHECK(cudaMemcpyAsync(residual_.data(), b, sizeof(T) * n_, cudaMemcpyDeviceToDevice, s));
     cublas_.bind(s);
     const cublasHandle_t handle = cublas_.get();
-    const float minus_one = -1, one = 1;
-    const float eps = std::numeric_limits<float>::epsilon();
+    const T minus_one = -1, one = 1;
+    const double eps = std::numeric_limits<T>::epsilon();
     double previous = std::numeric_limits<double>::infinity();
     for (;;)
       {
+        // 1. d = (L Lᵀ)^{-1} r in float, by cuSOLVER's potrs on our factor (L by rows),
+        //    and x = x + d.
+        round_to_float<<<vector_blocks, vector_threads, 0, s>>>(residual_.data(), n_, correction_.data());
+        LAB_CHECK_LAUNCH();
+        potrs_.solve(factor_.data(), CusolverCholesky<float>::Factor::by_rows, correction_.data(), 1, n_,
+                     info_.data(), s);
+        add_correction<<<vector_blocks, vector_threads, 0, s>>>(x, n_, correction_.data());
+        LAB_CHECK_LAUNCH();
         // 2. r = b - A x, from A's lower triangle alone (SYMV: a symmetric matrix
         //    times a vector). cuBLAS reads matrices by columns, so our lower triangle
         //    (row-major) is the upper one to it. The fill mode is not a choice here:
         //    the caller may have computed only that triangle (step-5 does), and
         //    mirroring it for the other fill mode would read and write n² numbers to
         //    save nothing in a product that reads them once.
-        LAB_CHECK(cudaMemcpyAsync(residual_.data(), b, sizeof(float) * n_, cudaMemcpyDeviceToDevice, s));
-        LAB_CHECK(cublasSsymv(handle, residual_fill_mode, n_, &minus_one, a, ld_, x, 1, &one,
-                              residual_.data(), 1));
+        LAB_CHECK(cudaMemcpyAsync(residual_.data(), b, sizeof(T) * n_, cudaMemcpyDeviceToDevice, s));
+        symv(handle, residual_fill_mode, n_, &minus_one, a, ld_, x, &one, residual_.data());
         // 3. Done when the residual no longer halves (the rounding in computing it is
         //    then all that is left of it), or is zero.
         const double r = norm2(handle, n_, residual_.data());
@@ -112,11 +172,12 @@ namespace step2
         if (r == 0 || r > previous / 2 || rounds_ == max_rounds)
           break;
         previous = r;
-        // 4. The correction, and the next round.
-        potrs_.solve(factor_.data(), ours, residual_.data(), 1, n_, info_.data(), s);
-        LAB_CHECK(cublasSaxpy(handle, n_, &one, residual_.data(), 1, x, 1));
+        // 4. One more round.
         ++rounds_;
       }
     return 0;
   }
+
+  template class MixedPrecisionSolve<float>;
+  template class MixedPrecisionSolve<double>;
 } // namespace step2

@@ -10,26 +10,43 @@
 // ε_TF32 = 2^-10 ≈ 10^-3 where FP32 has 2^-23 ≈ 1.2·10^-7. How much of that reaches
 // the factor depends on the matrix (the results page shows it for the test matrices).
 //
-// For solving A x = b that loss can be repaired, cheaply. Iterative refinement:
-//  1. x = (L L^T)^{-1} b, with the inexact factor;
-//  2. r = b − A x, in FP32 with the original A (a matrix-vector product, n² flops);
+// For solving A x = b that loss can be repaired, cheaply. Iterative refinement, with
+// x = 0 and r = b to start:
+//  1. solve L Lᵀ d = r with the inexact factor, and set x = x + d (the first time,
+//     this is the plain solve);
+//  2. r = b − A x, in the working precision with the original A (a matrix-vector
+//     product, n² flops);
 //  3. stop when ‖r‖ no longer halves from one round to the next: what is left is then
-//     the rounding in computing r itself, in FP32;
-//  4. otherwise solve for the correction, L L^T d = r, set x = x + d, go to 2.
+//     the rounding in computing r itself;
+//  4. otherwise go to 1: one more round.
+// LAPACK's `dsposv` stops earlier, as soon as ‖r‖ ≤ √n ε ‖A‖_F ‖x‖ (ε of the working
+// precision). That bound is loose: at n = 16384 in float it is 1.5·10^-5 in the
+// backward error ‖r‖/(‖A‖_F ‖x‖), where spotrs reaches 1.6·10^-10 and the TF32 factor's
+// first solution already meets it. Stopping there would be faster and a thousand
+// times less accurate than the solve it is compared with; going on until the rounds
+// stall gives potrs's accuracy (the results page compares the two errors).
 // Each round costs two triangular solves and a product with A, O(n²) against the
-// factorisation's n³/3. Each multiplies the error by about κ(A)·u_TF32, so for a
-// matrix that is not too badly conditioned (here κ = 10³, u_TF32 ≈ 5·10^-4) a few
-// rounds reach the accuracy of an FP32 factorisation. For κ(A) ≳ 1/u_TF32 the
-// refinement no longer converges: the solver stops after `max_rounds`, and
-// `converged()` says whether ‖r‖ ≤ √n ε ‖A‖_F ‖x‖ (LAPACK's test for an FP32 solve in
-// `dsposv`; ε of FP32) was reached.
+// factorisation's n³/3. Each multiplies the error by about κ(A)·u_factor, so for a
+// matrix that is not too badly conditioned (here κ = 10³, and the TF32 factor's
+// residual about 10^-7 to 10^-6) a few rounds reach the accuracy of a factorisation in
+// the working precision. For κ(A)·u_factor ≳ 1 the refinement no longer converges:
+// the solver stops when the rounds stall, or after `max_rounds`, and `converged()`
+// says whether LAPACK's test was met.
+//
+// The working precision T is float or double; the factor is float in both.
+// - T = float: A x = b in FP32, refined from a TF32 factor: variant 6 as it began.
+// - T = double: A x = b in FP64 from a float factor of A rounded to float, as LAPACK's
+//   `dsposv` does it (there with an FP32 factor). On an H200 an FP32 factor does not
+//   pay: the FP64 tensor cores run dpotrf at 39 TFLOP/s, the FP32 units variant 7 at
+//   about 29. A TF32 factor does, if the rounds that bring its ~10^-7 to double's
+//   ~10^-16 cost less than the difference; the results page measures whether they do.
+//   Each round rounds r to float for the solve and adds d to x in double, and the
+//   residual is DSYMV's, on the double A.
+// If the refinement does not converge, LAPACK factorises again in double; this
+// solver reports it (`converged()`) and leaves that choice to its caller.
 //
 // The triangular solves are cuSOLVER's potrs with our factor: the comparison with
-// spotrf + spotrs is then between the factorisations and the rounds, nothing else.
-//
-// This variant is for float only. In double, the products already run on the FP64
-// tensor cores; the double counterpart (factorise in FP32, refine in FP64, LAPACK's
-// `dsposv`) is an extension to try (see the results page).
+// potrf + potrs is then between the factorisations and the rounds, nothing else.
 
 #include "../cholesky_variants.h"
 #include "../cusolver_cholesky.h"
@@ -42,13 +59,16 @@
 
 namespace step2
 {
+  template <typename T>
   class MixedPrecisionSolve
   {
   public:
     // Its name among the variants (`--variant 6` picks it). It is not in the list
     // `variants<T>()`: the list holds factorisations, this is a solve.
     static constexpr const char *name = "6_mixed_precision_solve";
-    static constexpr int max_rounds = 10;
+    // LAPACK's `dsposv` allows 30 (ITERMAX); the halving test stops far earlier
+    // wherever the refinement converges.
+    static constexpr int max_rounds = 30;
     // The fill mode of the residual's SYMV: cuBLAS reads by columns, so A's lower
     // triangle by rows, the only one the caller must provide, is its UPPER one.
     // tools/vendor-configurations times it against LOWER (on a full matrix): on an
@@ -58,7 +78,7 @@ namespace step2
     // reads the triangle by rows at memory speed is issue 26's to write.
     static constexpr cublasFillMode_t residual_fill_mode = CUBLAS_FILL_MODE_UPPER;
 
-    // For n×n matrices with leading dimension ld. The products of the factorisation:
+    // For n×n matrices with leading dimension ld. The products of the (float) factorisation:
     // @p gemm for the panels (FP32), @p update_gemm for the trailing update (TF32);
     // left empty, cuBLAS's in those modes. (Step-5 passes step-4's step4::gemm and
     // step4::gemm_tf32.) cuBLAS also computes the residuals and the norms.
@@ -66,16 +86,19 @@ namespace step2
                         const lab::Gemm<float> &update_gemm = {});
 
     // x = A^{-1} b (device vectors of n entries); only A's lower triangle is read, and
-    // A (device) is not changed. Returns
-    // LAPACK's info of the factorisation: 0, or the failing column + 1 (x is then not
-    // computed). Waits for the GPU between rounds (the host decides whether to go on).
-    int solve(const float *a, const float *b, float *x, cudaStream_t stream = nullptr);
+    // A (device) is not changed. Returns LAPACK's info of the float factorisation: 0,
+    // or the failing column + 1 (x is then not computed; in double, a matrix positive
+    // definite in double can fail once rounded to float). Waits for the GPU between
+    // rounds (the host decides whether to go on).
+    int solve(const T *a, const T *b, T *x, cudaStream_t stream = nullptr);
 
-    // The factorisation alone, into factor() (for its time and residual).
-    void factorize(const float *a, cudaStream_t stream = nullptr);
+    // The factorisation alone, of A rounded to float, into factor() (for its time and
+    // residual).
+    void factorize(const T *a, cudaStream_t stream = nullptr);
     const lab::DeviceBuffer<float> &factor() const { return factor_; }
 
-    // Correction rounds of the last solve, and whether it ended below √n ε ‖A‖_F ‖x‖.
+    // Correction rounds of the last solve (after the first solution), and whether it
+    // ended below √n ε ‖A‖_F ‖x‖, ε of T.
     int rounds() const { return rounds_; }
     bool converged() const { return converged_; }
 
@@ -84,7 +107,8 @@ namespace step2
     lab::Cublas &cublas_;
     CusolverCholesky<float> potrs_;
     CholeskyArgs<float> args_;
-    lab::DeviceBuffer<float> factor_, workspace_, residual_;
+    lab::DeviceBuffer<float> factor_, workspace_, correction_;
+    lab::DeviceBuffer<T> residual_;
     lab::DeviceBuffer<double> norm_;
     lab::DeviceBuffer<int> info_;
     int rounds_ = 0;

@@ -468,7 +468,7 @@ namespace vendor
           LAB_CHECK(cublasSsymv(cublas.get(), fill, n, &minus_one, a.data(), n, x.data(), 1, &one, r.data(), 1));
         });
         record(s, {"symv", "float", "nrhs=1", n, fill_name(fill), ms, 2.0 * n * n,
-                   fill == step2::MixedPrecisionSolve::residual_fill_mode});
+                   fill == step2::MixedPrecisionSolve<float>::residual_fill_mode});
       }
   }
 } // namespace vendor
@@ -562,13 +562,13 @@ namespace vendor
       {CUSOLVER_IRS_REFINE_GMRES_GMRES, "GMRES + GMRES"}};
     for (const auto &[refinement, name] : solvers)
       {
-        step2::CusolverMixedPrecision irs(n, refinement);
+        step2::CusolverMixedPrecision<float> irs(n, refinement);
         int iterations = 0;
         const double ms =
           time_it(s, n, [&] { iterations = irs.solve(a.data(), b.data(), x.data(), info.data()); }, restore,
                   info.data());
         record(s, {"IRS gesv", "tf32", "nrhs=1", n, std::string("TF32 LU, ") + name + " refinement", ms, lu_flops,
-                   refinement == step2::CusolverMixedPrecision::default_refinement,
+                   refinement == step2::CusolverMixedPrecision<float>::default_refinement,
                    std::to_string(iterations) + (iterations < 0 ? " iterations (fell back to FP32)" : " iterations")});
       }
   }

@@ -141,19 +141,21 @@ namespace step2
   // @sect3{What a size costs}
   //
   // On the host: the test matrix is generated in double, then A, the factor copied
-  // back from the GPU, and the CPU's and LAPACK's working copies. On the GPU: A as
-  // generated (each run starts from it), the matrix being factorised, variant 6's copy
-  // of it, and the largest workspace of a variant (variant 7's: an n×2nb copy of a
-  // panel and two 2nb×2nb blocks); cuSOLVER's workspace is small beside them. On the
-  // host one more matrix for variant 6's factor.
+  // back from the GPU, the CPU's and LAPACK's working copies, and variant 6's float
+  // factor with its copy in T. On the GPU: A as generated (each run starts from it),
+  // the matrix being factorised, variant 6's float factor, cuSOLVER IRS's workspace (a
+  // float LU of A, and less beside it: counted as one float matrix), and the largest
+  // workspace of a variant (variant 7's: an n×2nb copy of a panel and two 2nb×2nb
+  // blocks); potrf's workspace is small beside them.
   template <typename T>
   lab::Memory memory_needed(int n, int panel_width)
   {
-    const double matrix = lab::matrix_bytes<T>(n, n);
+    const double matrix = lab::matrix_bytes<T>(n, n), float_matrix = lab::matrix_bytes<float>(n, n);
     std::size_t workspace = 0;
     for (const Variant<T> &variant : variants<T>())
       workspace = std::max(workspace, variant.workspace_elements(n, panel_width));
-    return {lab::matrix_bytes<double>(n, n) + 5 * matrix, 3 * matrix + double(sizeof(T)) * workspace};
+    return {lab::matrix_bytes<double>(n, n) + 5 * matrix + float_matrix,
+            2 * matrix + 2 * float_matrix + double(sizeof(T)) * workspace};
   }
 
   // @sect3{The console line of one factorisation}

@@ -148,8 +148,9 @@ TEST_CASE("step2::mirror_upper_to_lower copies the upper triangle by rows into t
 
 namespace
 {
-  // cuSOLVER's IRS solver with the refinement method given, on A x = b in T: LAPACK's
-  // test for a solve in T (sposv/dsposv), backward error below √n ε.
+  // cuSOLVER's IRS solver with the refinement method given, on A x = b in T: it must
+  // converge without falling back (a non-negative iteration count), to what LAPACK's
+  // test guarantees in the course's measure (step2::irs_error_bound).
   template <typename T>
   void check_irs(int n, cusolverIRSRefinement_t refinement)
   {
@@ -160,25 +161,25 @@ namespace
     x.poison();
     info.poison();
     step2::CusolverMixedPrecision<T> irs(n, refinement);
-    irs.solve(matrix.data(), rhs.data(), x.data(), info.data());
+    CHECK(irs.solve(matrix.data(), rhs.data(), x.data(), info.data()) >= 0);
     int status = -1;
     info.copy_to_host(&status, 1);
-    REQUIRE(status == 0);
+    CHECK(status == 0);
+    if (status != 0)
+      return;
     lab::Matrix<T> solution(n, 1);
     x.download(solution);
-    CHECK(lab::solve_residual(a, solution, b, 1) <= std::sqrt(double(n)) * std::numeric_limits<T>::epsilon());
+    CHECK(lab::solve_residual(a, solution, b, 1) <= step2::irs_error_bound<T>(n));
   }
 } // namespace
 
 TEST_CASE("cuSOLVER's mixed-precision solver (TF32 LU, refined) reaches FP32 and FP64 accuracy")
 {
   for (const int n : {1, 2, 33, 257, 1000})
-    for (const cusolverIRSRefinement_t refinement :
-         {CUSOLVER_IRS_REFINE_CLASSICAL, CUSOLVER_IRS_REFINE_CLASSICAL_GMRES, CUSOLVER_IRS_REFINE_GMRES,
-          CUSOLVER_IRS_REFINE_GMRES_GMRES})
+    for (const step2::IrsRefinement refinement : step2::irs_refinements)
       {
-        CAPTURE(n, int(refinement));
-        check_irs<float>(n, refinement);
-        check_irs<double>(n, refinement);
+        CAPTURE(n, refinement.name);
+        check_irs<float>(n, refinement.method);
+        check_irs<double>(n, refinement.method);
       }
 }

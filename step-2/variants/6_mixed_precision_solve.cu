@@ -66,6 +66,8 @@ namespace step2
         x[i] += static_cast<T>(d[i]);
     }
 
+    // Grid-stride launches: over the n² entries of a matrix, and over a vector.
+    constexpr int matrix_blocks = 1024, matrix_threads = 256;
     constexpr int vector_blocks = 256, vector_threads = 256;
 
     // cuBLAS's level-2 and level-1 routines, by precision.
@@ -114,7 +116,7 @@ namespace step2
   template <typename T>
   void MixedPrecisionSolve<T>::factorize(const T *a, cudaStream_t s)
   {
-    round_lower_to_float<<<1024, 256, 0, s>>>(a, n_, ld_, factor_.data());
+    round_lower_to_float<<<matrix_blocks, matrix_threads, 0, s>>>(a, n_, ld_, factor_.data());
     LAB_CHECK_LAUNCH();
     args_.stream = s;
     factorize_7_panel_by_halves(args_);
@@ -130,7 +132,7 @@ namespace step2
     LAB_CHECK(cudaMemcpyAsync(&info, info_.data(), sizeof(int), cudaMemcpyDeviceToHost, s));
     // ‖A‖_F, for the stopping test below, in the same wait.
     LAB_CHECK(cudaMemsetAsync(norm_.data(), 0, sizeof(double), s));
-    add_squares<<<1024, 256, 0, s>>>(a, n_, ld_, norm_.data());
+    add_squares<<<matrix_blocks, matrix_threads, 0, s>>>(a, n_, ld_, norm_.data());
     LAB_CHECK_LAUNCH();
     double norm_a = 0;
     LAB_CHECK(cudaMemcpyAsync(&norm_a, norm_.data(), sizeof(double), cudaMemcpyDeviceToHost, s));
@@ -166,10 +168,11 @@ namespace step2
         LAB_CHECK(cudaMemcpyAsync(residual_.data(), b, sizeof(T) * n_, cudaMemcpyDeviceToDevice, s));
         symv(handle, residual_fill_mode, n_, &minus_one, a, ld_, x, &one, residual_.data());
         // 3. Done when the residual no longer halves (the rounding in computing it is
-        //    then all that is left of it), or is zero.
+        //    then all that is left of it), or is zero, or is not a number (written so
+        //    that NaN, for which every comparison is false, stops the rounds too).
         const double r = norm2(handle, n_, residual_.data());
         converged_ = r <= std::sqrt(double(n_)) * eps * norm_a * norm2(handle, n_, x);
-        if (r == 0 || r > previous / 2 || rounds_ == max_rounds)
+        if (r == 0 || !(r <= previous / 2) || rounds_ == max_rounds)
           break;
         previous = r;
         // 4. One more round.

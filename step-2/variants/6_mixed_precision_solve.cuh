@@ -21,10 +21,11 @@
 //  4. otherwise go to 1: one more round.
 // LAPACK's `dsposv` stops earlier, as soon as ‖r‖ ≤ √n ε ‖A‖_F ‖x‖ (ε of the working
 // precision). That bound is loose: at n = 16384 in float it is 1.5·10^-5 in the
-// backward error ‖r‖/(‖A‖_F ‖x‖), where spotrs reaches 1.6·10^-10 and the TF32 factor's
-// first solution already meets it. Stopping there would be faster and a thousand
-// times less accurate than the solve it is compared with; going on until the rounds
-// stall gives potrs's accuracy (the results page compares the two errors).
+// backward error ‖r‖/(‖A‖_F ‖x‖), where spotrs reaches 1.6·10^-10, and the TF32
+// factor's first solution meets it at every size tested. Stopping there would be
+// faster and tens to hundreds of times less accurate than the solve it is compared
+// with (the tests see 50 to 260 times at n ≤ 1025); going on until the rounds stall
+// gives potrs's accuracy (the results page compares the two errors).
 // Each round costs two triangular solves and a product with A, O(n²) against the
 // factorisation's n³/3. Each multiplies the error by about κ(A)·u_factor, so for a
 // matrix that is not too badly conditioned (here κ = 10³, and the TF32 factor's
@@ -37,13 +38,17 @@
 // - T = float: A x = b in FP32, refined from a TF32 factor: variant 6 as it began.
 // - T = double: A x = b in FP64 from a float factor of A rounded to float, as LAPACK's
 //   `dsposv` does it (there with an FP32 factor). On an H200 an FP32 factor does not
-//   pay: the FP64 tensor cores run dpotrf at 39 TFLOP/s, the FP32 units variant 7 at
+//   pay: the FP64 tensor cores run dpotrf at 40 TFLOP/s, the FP32 units variant 7 at
 //   about 29. A TF32 factor does, if the rounds that bring its ~10^-7 to double's
 //   ~10^-16 cost less than the difference; the results page measures whether they do.
 //   Each round rounds r to float for the solve and adds d to x in double, and the
 //   residual is DSYMV's, on the double A.
 // If the refinement does not converge, LAPACK factorises again in double; this
-// solver reports it (`converged()`) and leaves that choice to its caller.
+// solver reports it (`converged()`) and leaves that choice to its caller. The same
+// holds for a double A with entries beyond float's range: rounded to float they are
+// infinite, the factor or the residual is not a number, and the rounds stop there
+// with `converged()` false (LAPACK checks for that before it factorises). x is the
+// last round's, which after rounds that stall is not always the best of them.
 //
 // The triangular solves are cuSOLVER's potrs with our factor: the comparison with
 // potrf + potrs is then between the factorisations and the rounds, nothing else.
@@ -76,6 +81,7 @@ namespace step2
     // (2.42 against 1.54 ms). LOWER would need the mirrored triangle, whose copy costs
     // more than the 0.9 ms it saves (step-2's results page); a symmetric product that
     // reads the triangle by rows at memory speed is issue 26's to write.
+    // (DSYMV's two fill modes have not been timed: vendor-configurations times SSYMV.)
     static constexpr cublasFillMode_t residual_fill_mode = CUBLAS_FILL_MODE_UPPER;
 
     // For n×n matrices with leading dimension ld. The products of the (float) factorisation:
@@ -97,8 +103,10 @@ namespace step2
     void factorize(const T *a, cudaStream_t stream = nullptr);
     const lab::DeviceBuffer<float> &factor() const { return factor_; }
 
-    // Correction rounds of the last solve (after the first solution), and whether it
-    // ended below √n ε ‖A‖_F ‖x‖, ε of T.
+    // Correction rounds of the last solve: the corrections added after the first
+    // solution, the last of them the one that no longer halved the residual (so 1
+    // means one correction that did not help); and whether it ended below
+    // √n ε ‖A‖_F ‖x‖, ε of T.
     int rounds() const { return rounds_; }
     bool converged() const { return converged_; }
 

@@ -555,12 +555,7 @@ namespace vendor
       x.poison();
     };
     const double lu_flops = 2.0 * n * n * n / 3;
-    const std::pair<cusolverIRSRefinement_t, const char *> solvers[] = {
-      {CUSOLVER_IRS_REFINE_CLASSICAL, "classical"},
-      {CUSOLVER_IRS_REFINE_CLASSICAL_GMRES, "classical + GMRES"},
-      {CUSOLVER_IRS_REFINE_GMRES, "GMRES"},
-      {CUSOLVER_IRS_REFINE_GMRES_GMRES, "GMRES + GMRES"}};
-    for (const auto &[refinement, name] : solvers)
+    for (const auto &[refinement, name] : step2::irs_refinements)
       {
         step2::CusolverMixedPrecision<float> irs(n, refinement);
         int iterations = 0;

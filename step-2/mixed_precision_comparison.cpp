@@ -6,7 +6,6 @@
 #include "variants/6_mixed_precision_solve.cuh"
 
 #include <lab/format.h>
-#include <lab/precision.h>
 #include <lab/residuals.h>
 #include <lab/test_matrices.h>
 #include <lab/timer.h>

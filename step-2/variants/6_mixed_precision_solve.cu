@@ -171,9 +171,11 @@ namespace step2
         //    then all that is left of it), or is zero, or is not a number (written so
         //    that NaN, for which every comparison is false, stops the rounds too).
         const double r = norm2(handle, n_, residual_.data());
-        converged_ = r <= std::sqrt(double(n_)) * eps * norm_a * norm2(handle, n_, x);
         if (r == 0 || !(r <= previous / 2) || rounds_ == max_rounds)
-          break;
+          {
+            converged_ = r <= std::sqrt(double(n_)) * eps * norm_a * norm2(handle, n_, x);
+            break;
+          }
         previous = r;
         // 4. One more round.
         ++rounds_;

@@ -75,13 +75,15 @@ namespace step2
     // wherever the refinement converges.
     static constexpr int max_rounds = 30;
     // The fill mode of the residual's SYMV: cuBLAS reads by columns, so A's lower
-    // triangle by rows, the only one the caller must provide, is its UPPER one.
-    // tools/vendor-configurations times it against LOWER (on a full matrix): on an
-    // H200 UPPER is as fast or faster up to n = 16384 but 1.56 times slower at 32768
-    // (2.42 against 1.54 ms). LOWER would need the mirrored triangle, whose copy costs
-    // more than the 0.9 ms it saves (step-2's results page); a symmetric product that
-    // reads the triangle by rows at memory speed is issue 26's to write.
-    // (DSYMV's two fill modes have not been timed: vendor-configurations times SSYMV.)
+    // triangle by rows, the only one the caller must provide, is its UPPER one. It is
+    // NOT always the faster one. tools/vendor-configurations times both (on a full
+    // matrix, H200): SSYMV UPPER is as fast or faster up to n = 16384 but 1.56 times
+    // slower at 32768 (2.42 against 1.54 ms); DSYMV UPPER is 1.92 times slower at
+    // 16384 (1.14 against 0.59 ms) and 1.81 times at 32768 (4.31 against 2.38 ms),
+    // about 2.7 ms of variant 6's 44.3 ms in double at 16384. LOWER would need the
+    // other triangle, which step-5's A does not have; the fix is a symmetric product
+    // of the course's own that reads the lower triangle by rows at memory speed, not
+    // written yet (the results page lists it).
     static constexpr cublasFillMode_t residual_fill_mode = CUBLAS_FILL_MODE_UPPER;
 
     // For n×n matrices with leading dimension ld. The products of the (float) factorisation:

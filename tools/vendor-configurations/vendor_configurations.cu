@@ -452,23 +452,36 @@ namespace vendor
 
   // @sect3{SYMV: variant 6's residual}
   //
-  // Each refinement round of variant 6 computes r = b - A x with SYMV, from one
-  // triangle of A. The matrix here is stored whole, so both fill modes give the same
-  // r; the course's is the one its layout provides (MixedPrecisionSolve).
+  // Each refinement round of variant 6 computes r = b - A x with SYMV (SSYMV in float,
+  // DSYMV in double), from one triangle of A. The matrix here is stored whole, so both
+  // fill modes give the same r; the course's is the one its layout provides
+  // (MixedPrecisionSolve).
+  cublasStatus_t symv(cublasHandle_t h, cublasFillMode_t f, int n, const float *alpha, const float *a,
+                      const float *x, const float *beta, float *y)
+  {
+    return cublasSsymv(h, f, n, alpha, a, n, x, 1, beta, y, 1);
+  }
+  cublasStatus_t symv(cublasHandle_t h, cublasFillMode_t f, int n, const double *alpha, const double *a,
+                      const double *x, const double *beta, double *y)
+  {
+    return cublasDsymv(h, f, n, alpha, a, n, x, 1, beta, y, 1);
+  }
+
+  template <typename T>
   void symv_family(Settings &s, int n, lab::Cublas &cublas)
   {
-    const lab::DeviceBuffer<float> a = device_matrix<float>(n, n, true, 10);
-    const lab::DeviceBuffer<float> x = device_matrix<float>(n, 1, false, 11);
-    lab::DeviceBuffer<float> r(n);
-    const float one = 1, minus_one = -1;
+    const lab::DeviceBuffer<T> a = device_matrix<T>(n, n, true, 10);
+    const lab::DeviceBuffer<T> x = device_matrix<T>(n, 1, false, 11);
+    lab::DeviceBuffer<T> r(n);
+    const T one = 1, minus_one = -1;
     for (const cublasFillMode_t fill : {CUBLAS_FILL_MODE_LOWER, CUBLAS_FILL_MODE_UPPER})
       {
         cublas.bind(nullptr);
         const double ms = time_it(s, n, [&] {
-          LAB_CHECK(cublasSsymv(cublas.get(), fill, n, &minus_one, a.data(), n, x.data(), 1, &one, r.data(), 1));
+          LAB_CHECK(symv(cublas.get(), fill, n, &minus_one, a.data(), x.data(), &one, r.data()));
         });
-        record(s, {"symv", "float", "nrhs=1", n, fill_name(fill), ms, 2.0 * n * n,
-                   fill == step2::MixedPrecisionSolve<float>::residual_fill_mode});
+        record(s, {"symv", lab::precision_name<T>(), "nrhs=1", n, fill_name(fill), ms, 2.0 * n * n,
+                   fill == step2::MixedPrecisionSolve<T>::residual_fill_mode});
       }
   }
 } // namespace vendor
@@ -680,7 +693,7 @@ int main(int argc, char **argv)
         each(sweep.irs, [&](int n) {
           cholesky_solve_family<float>(settings, n, cusolver);
           mixed_precision_family(settings, n);
-          symv_family(settings, n, cublas);
+          symv_family<float>(settings, n, cublas);
         });
       }
     if (settings.options.wants_double())
@@ -693,6 +706,7 @@ int main(int argc, char **argv)
         each(sweep.syrk_double, [&](int n) { syrk_family<double>(settings, n, cublas); });
         each(sweep.gemm, [&](int n) { gemm_family<double>(settings, n, cublas); });
         each(sweep.lu, [&](int n) { lu_family<double>(settings, n, cusolver); });
+        each(sweep.irs, [&](int n) { symv_family<double>(settings, n, cublas); });
       }
 
     lab::Checks checks;

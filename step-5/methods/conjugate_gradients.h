@@ -22,6 +22,11 @@
 
 namespace step5
 {
+  // The most steps conjugate gradients is given on a rows × cols image: ten per
+  // unknown, far beyond the n steps that would do in exact arithmetic, so that only a
+  // solve that does not converge at all reaches it.
+  inline int cg_iteration_limit(int rows, int cols) { return 10 * rows * cols; }
+
   template <typename T>
   class ConjugateGradients
   {

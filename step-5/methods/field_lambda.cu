@@ -23,7 +23,7 @@ namespace step5
     ConjugateGradients<T> cg(rows, cols);
     const auto residual_norm2 = [&](double lambda) {
       cg.solve(problem.psf, static_cast<T>(lambda), problem.g.data(), problem.f.data(), iterative_tolerance<T>(),
-               10 * rows * cols);
+               cg_iteration_limit(rows, cols));
       blur_on_device(problem.psf, rows, cols, problem.f.data(), problem.f_inverse.data(), nullptr);
       return lab::mean_squared_error(problem.download(problem.f_inverse), degraded) * static_cast<double>(degraded.size());
     };

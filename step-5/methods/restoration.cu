@@ -204,7 +204,7 @@ namespace step5
       time_fast_method<T>(problem, options.reps,
                           blank_result("cg", "conjugate gradients, matrix-free", MethodKind::iterative), [&](T *f) {
         report = cg.solve(problem.psf, lambda, problem.g.data(), f, iterative_tolerance<T>(),
-                          10 * problem.rows * problem.cols);
+                          cg_iteration_limit(problem.rows, problem.cols));
       });
     result.tolerance = iterative_tolerance<T>();
     result.iterations = report;

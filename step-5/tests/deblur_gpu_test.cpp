@@ -219,7 +219,7 @@ namespace
               .failed_column == -1);
     step5::ConjugateGradients<T> cg(rows, cols);
     const step5::IterationReport report =
-      cg.solve(device_psf, T(lambda), device_g.data(), f[5].data(), cg_tolerance, 10 * rows * cols);
+      cg.solve(device_psf, T(lambda), device_g.data(), f[5].data(), cg_tolerance, step5::cg_iteration_limit(rows, cols));
     CHECK(report.converged);
     Solutions<T> s;
     s.dense_solve = download_image(f[0], rows, cols);

@@ -209,7 +209,7 @@ namespace
     REQUIRE(band.run(device_field, T(lambda), device_g.data(), f[2].data()).failed_column == -1);
     step5::ConjugateGradients<T> cg(rows, cols);
     const step5::IterationReport report =
-      cg.solve(device_field, T(lambda), device_g.data(), f[3].data(), cg_tolerance<T>(), 10 * rows * cols);
+      cg.solve(device_field, T(lambda), device_g.data(), f[3].data(), cg_tolerance<T>(), step5::cg_iteration_limit(rows, cols));
     CHECK(report.converged);
     return {download_image(f[0], rows, cols), download_image(f[1], rows, cols), download_image(f[2], rows, cols),
             download_image(f[3], rows, cols)};

@@ -94,13 +94,14 @@ namespace step2
       return kept_info;
     }
 
-    // Variant 6 reads A where it was uploaded and leaves it alone. Returns its info.
+    // Variant 6 reads A where it was uploaded, stored whole, and leaves it alone.
+    // Returns its info.
     template <typename T>
     int time_variant_6(System<T> &s, int reps, lab::Cublas &cublas, int panel_width, MixedPrecisionComparison &c)
     {
       const lab::Matrix<T> &a = s.device.a;
       const T *pristine = s.device.pristine.data();
-      MixedPrecisionSolve<T> solver(a.rows(), a.ld(), panel_width, cublas);
+      MixedPrecisionSolve<T> solver(a.rows(), a.ld(), panel_width, cublas, MixedPrecisionSolve<T>::Stored::whole);
       int info = 0;
       c.mixed_ms = lab::median_gpu_milliseconds(
         reps, [&] { info = solver.solve(pristine, s.b_device.data(), s.x_device.data()); },

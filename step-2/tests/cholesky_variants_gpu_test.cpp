@@ -313,8 +313,9 @@ namespace
   }
 
   // With @p nan_above_diagonal, the device copy of A holds NaN above its diagonal
-  // (the solve must read only the lower triangle); @p update_gemm, if given, is the
-  // trailing update's product.
+  // and the solve is told so (it must read only the lower triangle, its residual's
+  // SYMV the UPPER one of cuBLAS); without, A is stored whole and the SYMV reads the
+  // other triangle (LOWER). @p update_gemm, if given, is the trailing update's product.
   template <typename T>
   MixedOutcome solve_mixed(const lab::Matrix<T> &a, lab::Cublas &cublas, int panel_width,
                            bool nan_above_diagonal = false, const lab::Gemm<float> &update_gemm = {})
@@ -328,7 +329,9 @@ namespace
           stored(i, j) = std::numeric_limits<T>::quiet_NaN();
     lab::DeviceBuffer<T> a_device(stored), b_device(b), x_device(n);
     x_device.poison();
-    step2::MixedPrecisionSolve<T> solver(n, a.ld(), panel_width, cublas, {}, update_gemm);
+    using Stored = typename step2::MixedPrecisionSolve<T>::Stored;
+    step2::MixedPrecisionSolve<T> solver(n, a.ld(), panel_width, cublas,
+                                         nan_above_diagonal ? Stored::lower_triangle : Stored::whole, {}, update_gemm);
     const int info = solver.solve(a_device.data(), b_device.data(), x_device.data());
     lab::Matrix<T> x(n, 1);
     lab::Matrix<float> l(n, n, a.ld());

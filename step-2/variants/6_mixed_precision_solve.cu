@@ -96,9 +96,9 @@ namespace step2
   } // namespace
 
   template <typename T>
-  MixedPrecisionSolve<T>::MixedPrecisionSolve(int n, int ld, int panel_width, lab::Cublas &cublas,
+  MixedPrecisionSolve<T>::MixedPrecisionSolve(int n, int ld, int panel_width, lab::Cublas &cublas, Stored stored,
                                               const lab::Gemm<float> &gemm, const lab::Gemm<float> &update_gemm)
-    : n_(n), ld_(ld), cublas_(cublas), potrs_(n, ld),
+    : n_(n), ld_(ld), residual_fill_(residual_fill_mode(stored)), cublas_(cublas), potrs_(n, ld),
       factor_(static_cast<std::size_t>(n) * ld),
       workspace_(panel_by_halves_workspace<float>(n, panel_width)), correction_(n), residual_(n), norm_(1),
       info_(1)
@@ -159,14 +159,10 @@ namespace step2
                      info_.data(), s);
         add_correction<<<vector_blocks, vector_threads, 0, s>>>(x, n_, correction_.data());
         LAB_CHECK_LAUNCH();
-        // 2. r = b - A x, from A's lower triangle alone (SYMV: a symmetric matrix
-        //    times a vector). cuBLAS reads matrices by columns, so our lower triangle
-        //    (row-major) is the upper one to it. The fill mode is not a choice here:
-        //    the caller may have computed only that triangle (step-5 does), and
-        //    mirroring it for the other fill mode would read and write n² numbers to
-        //    save nothing in a product that reads them once.
+        // 2. r = b - A x, from one triangle of A (SYMV: a symmetric matrix times a
+        //    vector), the faster one where A is stored whole (residual_fill_mode).
         LAB_CHECK(cudaMemcpyAsync(residual_.data(), b, sizeof(T) * n_, cudaMemcpyDeviceToDevice, s));
-        symv(handle, residual_fill_mode, n_, &minus_one, a, ld_, x, &one, residual_.data());
+        symv(handle, residual_fill_, n_, &minus_one, a, ld_, x, &one, residual_.data());
         // 3. Done when the residual no longer halves (the rounding in computing it is
         //    then all that is left of it), or is zero, or is not a number (written so
         //    that NaN, for which every comparison is false, stops the rounds too).

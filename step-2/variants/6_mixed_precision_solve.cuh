@@ -74,27 +74,38 @@ namespace step2
     // LAPACK's `dsposv` allows 30 (ITERMAX); the halving test stops far earlier
     // wherever the refinement converges.
     static constexpr int max_rounds = 30;
-    // The fill mode of the residual's SYMV: cuBLAS reads by columns, so A's lower
-    // triangle by rows, the only one the caller must provide, is its UPPER one. It is
-    // NOT always the faster one. tools/vendor-configurations times both (on a full
-    // matrix, H200): SSYMV UPPER is as fast or faster up to n = 16384 but 1.56 times
-    // slower at 32768 (2.42 against 1.54 ms); DSYMV UPPER is 1.92 times slower at
-    // 16384 (1.14 against 0.59 ms) and 1.81 times at 32768 (4.31 against 2.38 ms),
-    // about 2.7 ms of variant 6's 44.3 ms in double at 16384. LOWER would need the
-    // other triangle, which step-5's A does not have; the fix is a symmetric product
-    // of the course's own that reads the lower triangle by rows at memory speed, not
-    // written yet (the results page lists it).
-    static constexpr cublasFillMode_t residual_fill_mode = CUBLAS_FILL_MODE_UPPER;
+    // What the caller stores of the symmetric A: its lower triangle by rows (step-5
+    // computes no more), or the whole matrix (step-2 does).
+    enum class Stored
+    {
+      lower_triangle,
+      whole
+    };
+    // The fill mode of the residual's SYMV. cuBLAS reads by columns, so A's lower
+    // triangle by rows is its UPPER one, and its LOWER one is our upper triangle.
+    // tools/vendor-configurations times both on a matrix stored whole (H200): SSYMV
+    // UPPER is within 5% of LOWER up to n = 16384 but 1.56 times slower at 32768 (2.42
+    // against 1.54 ms); DSYMV UPPER is 1.92 times slower at 16384 (1.14 against 0.59
+    // ms) and 1.81 times at 32768. So where A is stored whole, which triangle to read is
+    // free and the residual reads the faster one, LOWER; where only the lower triangle
+    // exists it must read UPPER and pays for it (a symmetric product of the course's
+    // own that reads the lower triangle by rows at memory speed would not: not written
+    // yet, the results page lists it).
+    static constexpr cublasFillMode_t residual_fill_mode(Stored stored)
+    {
+      return stored == Stored::whole ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+    }
 
     // For n×n matrices with leading dimension ld. The products of the (float) factorisation:
     // @p gemm for the panels (FP32), @p update_gemm for the trailing update (TF32);
     // left empty, cuBLAS's in those modes. (Step-5 passes step-4's step4::gemm and
     // step4::gemm_tf32.) cuBLAS also computes the residuals and the norms.
-    MixedPrecisionSolve(int n, int ld, int panel_width, lab::Cublas &cublas, const lab::Gemm<float> &gemm = {},
-                        const lab::Gemm<float> &update_gemm = {});
+    MixedPrecisionSolve(int n, int ld, int panel_width, lab::Cublas &cublas, Stored stored,
+                        const lab::Gemm<float> &gemm = {}, const lab::Gemm<float> &update_gemm = {});
 
-    // x = A^{-1} b (device vectors of n entries); only A's lower triangle is read, and
-    // A (device) is not changed. Returns LAPACK's info of the float factorisation: 0,
+    // x = A^{-1} b (device vectors of n entries); of A only what the constructor was
+    // told is stored is read (the factorisation reads the lower triangle), and A
+    // (device) is not changed. Returns LAPACK's info of the float factorisation: 0,
     // or the failing column + 1 (x is then not computed; in double, a matrix positive
     // definite in double can fail once rounded to float). Waits for the GPU between
     // rounds (the host decides whether to go on).
@@ -114,6 +125,7 @@ namespace step2
 
   private:
     int n_, ld_;
+    cublasFillMode_t residual_fill_;
     lab::Cublas &cublas_;
     CusolverCholesky<float> potrs_;
     CholeskyArgs<float> args_;

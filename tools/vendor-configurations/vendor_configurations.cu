@@ -454,8 +454,9 @@ namespace vendor
   //
   // Each refinement round of variant 6 computes r = b - A x with SYMV (SSYMV in float,
   // DSYMV in double), from one triangle of A. The matrix here is stored whole, so both
-  // fill modes give the same r; the course's is the one its layout provides
-  // (MixedPrecisionSolve).
+  // fill modes give the same r; the course's is the one variant 6 takes for a matrix
+  // stored whole, as step-2 stores it (MixedPrecisionSolve::residual_fill_mode; step-5,
+  // which has only the lower triangle by rows, must take UPPER).
   cublasStatus_t symv(cublasHandle_t h, cublasFillMode_t f, int n, const float *alpha, const float *a,
                       const float *x, const float *beta, float *y)
   {
@@ -481,7 +482,8 @@ namespace vendor
           LAB_CHECK(symv(cublas.get(), fill, n, &minus_one, a.data(), x.data(), &one, r.data()));
         });
         record(s, {"symv", lab::precision_name<T>(), "nrhs=1", n, fill_name(fill), ms, 2.0 * n * n,
-                   fill == step2::MixedPrecisionSolve<T>::residual_fill_mode});
+                   fill == step2::MixedPrecisionSolve<T>::residual_fill_mode(
+                             step2::MixedPrecisionSolve<T>::Stored::whole)});
       }
   }
 } // namespace vendor

@@ -49,7 +49,7 @@ namespace step2
     lab::Gemm<T> update_gemm;       // variants 5, 7: the trailing update's product, if it
                                     // differs from gemm (variant 6: TF32); else empty
     cudaStream_t stream = nullptr;
-    int panel_width = 512;          // nb of variants 4-6: the width of a panel
+    int panel_width = 512;          // nb of variants 4 and 5: the width of a panel
                                     // (variant 7: from it to twice it)
     KernelTimes *kernel_times = nullptr; // variant 1 only: time each kernel
     int bandwidth = -1;             // variants 4, 5, 7: b ≥ 0 says A(i, j) = 0 for
@@ -75,7 +75,7 @@ namespace step2
     void (*factorize)(const CholeskyArgs<T> &);
   };
 
-  // The panel width nb of variants 4-6 when none is asked for: the best measured on an
+  // The panel width nb of variants 4 and 5 when none is asked for: the best measured on an
   // H100 at n = 16384 (see the results page), 512 in float; 256 in double, where
   // variant 5's one-block diagonal factorisation is slower and a narrower block pays.
   // Step-5 uses the same.

@@ -167,7 +167,7 @@ namespace step5
     ImageLambda field_lambda(const Settings &settings, const SampledField &sampled,
                              const lab::Matrix<double> &degraded, double sigma, DeviceProblem<T> *problem)
     {
-      const Psf mean = mean_psf(sampled);
+      const Psf &mean = sampled.mean;
       ImageLambda lambda = choose_lambda<T>(settings.lambda, mean, degraded, sigma);
       std::printf("    lambda %g: %s (the field's mean PSF)\n", lambda.lambda, lambda.detail.c_str());
       if (resolved_lambda_rule(settings.lambda, sigma) != "discrepancy" || problem == nullptr)

@@ -10,13 +10,14 @@ namespace step2
 {
   namespace
   {
-    // ‖A‖_F² of the symmetric n×n matrix from its lower triangle (what lies above the
-    // diagonal is not read: a caller may have computed only the lower half), summed in
-    // double: each entry below the diagonal counts twice. Each thread adds up a
-    // stretch of entries, each warp its threads' sums, and one atomic per warp adds
-    // them to *sum.
+    // The factor's starting point, A's lower triangle rounded to float (a copy when T is
+    // float; above the diagonal nothing is read or written), and in the same pass
+    // ‖A‖_F² of the symmetric matrix, summed in double, each entry below the diagonal
+    // twice: the stopping test's norm, without reading A a second time. Each thread
+    // adds up a stretch of entries, each warp its threads' sums, and one atomic per
+    // warp adds them to *sum (zero before the launch).
     template <typename T>
-    __global__ void add_squares(const T *a, int n, int ld, double *sum)
+    __global__ void round_lower_to_float(const T *a, int n, int ld, float *f, double *sum)
     {
       double local = 0;
       const long count = static_cast<long>(n) * n;
@@ -26,28 +27,14 @@ namespace step2
           const long row = e / n, column = e % n;
           if (column > row)
             continue;
-          const double v = a[row * ld + column];
-          local += (column < row ? 2 : 1) * v * v;
+          const T v = a[row * ld + column];
+          f[row * ld + column] = static_cast<float>(v);
+          local += (column < row ? 2 : 1) * double(v) * double(v);
         }
       for (int offset = 16; offset > 0; offset /= 2)
         local += __shfl_down_sync(0xffffffffu, local, offset);
       if (threadIdx.x % 32 == 0)
         atomicAdd(sum, local);
-    }
-
-    // The factor's starting point: A's lower triangle rounded to float (a copy when T is
-    // float). Above the diagonal nothing is read or written.
-    template <typename T>
-    __global__ void round_lower_to_float(const T *a, int n, int ld, float *f)
-    {
-      const long count = static_cast<long>(n) * n;
-      for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < count;
-           e += static_cast<long>(gridDim.x) * blockDim.x)
-        {
-          const long row = e / n, column = e % n;
-          if (column <= row)
-            f[row * ld + column] = static_cast<float>(a[row * ld + column]);
-        }
     }
 
     // d = r rounded to float, the right-hand side of a correction's solve.
@@ -70,17 +57,7 @@ namespace step2
     constexpr int matrix_blocks = 1024, matrix_threads = 256;
     constexpr int vector_blocks = 256, vector_threads = 256;
 
-    // cuBLAS's level-2 and level-1 routines, by precision.
-    void symv(cublasHandle_t h, cublasFillMode_t fill, int n, const float *alpha, const float *a, int ld,
-              const float *x, const float *beta, float *y)
-    {
-      LAB_CHECK(cublasSsymv(h, fill, n, alpha, a, ld, x, 1, beta, y, 1));
-    }
-    void symv(cublasHandle_t h, cublasFillMode_t fill, int n, const double *alpha, const double *a, int ld,
-              const double *x, const double *beta, double *y)
-    {
-      LAB_CHECK(cublasDsymv(h, fill, n, alpha, a, ld, x, 1, beta, y, 1));
-    }
+    // cuBLAS's norm, by precision.
     double norm2(cublasHandle_t h, int n, const float *v)
     {
       float result = 0;
@@ -116,7 +93,8 @@ namespace step2
   template <typename T>
   void MixedPrecisionSolve<T>::factorize(const T *a, cudaStream_t s)
   {
-    round_lower_to_float<<<matrix_blocks, matrix_threads, 0, s>>>(a, n_, ld_, factor_.data());
+    LAB_CHECK(cudaMemsetAsync(norm_.data(), 0, sizeof(double), s));
+    round_lower_to_float<<<matrix_blocks, matrix_threads, 0, s>>>(a, n_, ld_, factor_.data(), norm_.data());
     LAB_CHECK_LAUNCH();
     args_.stream = s;
     factorize_7_panel_by_halves(args_);
@@ -130,10 +108,7 @@ namespace step2
     factorize(a, s);
     int info = 0;
     LAB_CHECK(cudaMemcpyAsync(&info, info_.data(), sizeof(int), cudaMemcpyDeviceToHost, s));
-    // ‖A‖_F, for the stopping test below, in the same wait.
-    LAB_CHECK(cudaMemsetAsync(norm_.data(), 0, sizeof(double), s));
-    add_squares<<<matrix_blocks, matrix_threads, 0, s>>>(a, n_, ld_, norm_.data());
-    LAB_CHECK_LAUNCH();
+    // ‖A‖_F, for the stopping test below (summed while rounding A), in the same wait.
     double norm_a = 0;
     LAB_CHECK(cudaMemcpyAsync(&norm_a, norm_.data(), sizeof(double), cudaMemcpyDeviceToHost, s));
     LAB_CHECK(cudaStreamSynchronize(s));
@@ -162,7 +137,7 @@ namespace step2
         // 2. r = b - A x, from one triangle of A (SYMV: a symmetric matrix times a
         //    vector), the faster one where A is stored whole (residual_fill_mode).
         LAB_CHECK(cudaMemcpyAsync(residual_.data(), b, sizeof(T) * n_, cudaMemcpyDeviceToDevice, s));
-        symv(handle, residual_fill_, n_, &minus_one, a, ld_, x, &one, residual_.data());
+        LAB_CHECK(symv(handle, residual_fill_, n_, &minus_one, a, ld_, x, &one, residual_.data()));
         // 3. Done when the residual no longer halves (the rounding in computing it is
         //    then all that is left of it), or is zero, or is not a number (written so
         //    that NaN, for which every comparison is false, stops the rounds too).

@@ -64,6 +64,19 @@
 
 namespace step2
 {
+  // cuBLAS's symmetric matrix times a vector, y = α A x + β y, for both precisions: the
+  // residual's product (tools/vendor-configurations times the same call).
+  inline cublasStatus_t symv(cublasHandle_t h, cublasFillMode_t fill, int n, const float *alpha, const float *a,
+                             int ld, const float *x, const float *beta, float *y)
+  {
+    return cublasSsymv(h, fill, n, alpha, a, ld, x, 1, beta, y, 1);
+  }
+  inline cublasStatus_t symv(cublasHandle_t h, cublasFillMode_t fill, int n, const double *alpha, const double *a,
+                             int ld, const double *x, const double *beta, double *y)
+  {
+    return cublasDsymv(h, fill, n, alpha, a, ld, x, 1, beta, y, 1);
+  }
+
   template <typename T>
   class MixedPrecisionSolve
   {

@@ -110,7 +110,7 @@ namespace step5
                                                DeviceProblem<T> *problem, lab::Cublas *cublas)
   {
     std::vector<MethodResult> results;
-    const Psf mean = mean_psf(sampled);
+    const Psf &mean = sampled.mean;
     lab::HostTimer timer;
     const lab::Matrix<double> b = blur_transpose(sampled, degraded);
     const double b_milliseconds = timer.milliseconds();

@@ -200,6 +200,25 @@ namespace step5
                            std::to_string(image_rows) + "x" + std::to_string(image_cols) + " image");
   }
 
+  namespace
+  {
+    // The mean of the sampled pixels' PSFs (SampledField::mean).
+    Psf mean_psf(const SampledField &field)
+    {
+      Psf mean{lab::Matrix<double>(field.rows, field.cols), "mean of " + field.name};
+      const long pixels = static_cast<long>(field.image_rows) * field.image_cols;
+      for (int r = 0; r < field.image_rows; ++r)
+        for (int c = 0; c < field.image_cols; ++c)
+          {
+            const double *taps = field.taps_of(r, c);
+            for (int u = 0; u < field.rows; ++u)
+              for (int v = 0; v < field.cols; ++v)
+                mean.taps(u, v) += taps[u * field.cols + v] / pixels;
+          }
+      return mean;
+    }
+  } // namespace
+
   // @sect3{Sampling the field}
   SampledField sample_field(const PsfField &field, int image_rows, int image_cols)
   {
@@ -218,6 +237,7 @@ namespace step5
         sampled.pixel_stride = 0;
         sampled.taps.resize(taps);
         copy_taps(field.psf, sampled.taps.data());
+        sampled.mean = mean_psf(sampled);
         return sampled;
       }
     sampled.pixel_stride = taps;
@@ -226,6 +246,7 @@ namespace step5
       for (int c = 0; c < image_cols; ++c)
         copy_taps(psf_at(field, r, c, image_rows, image_cols),
                   sampled.taps.data() + (static_cast<long>(r) * image_cols + c) * taps);
+    sampled.mean = mean_psf(sampled);
     return sampled;
   }
 
@@ -244,20 +265,5 @@ namespace step5
       for (int v = 0; v < field.cols; ++v)
         psf.taps(u, v) = taps[u * field.cols + v];
     return psf;
-  }
-
-  Psf mean_psf(const SampledField &field)
-  {
-    Psf mean{lab::Matrix<double>(field.rows, field.cols), "mean of " + field.name};
-    const long pixels = static_cast<long>(field.image_rows) * field.image_cols;
-    for (int r = 0; r < field.image_rows; ++r)
-      for (int c = 0; c < field.image_cols; ++c)
-        {
-          const double *taps = field.taps_of(r, c);
-          for (int u = 0; u < field.rows; ++u)
-            for (int v = 0; v < field.cols; ++v)
-              mean.taps(u, v) += taps[u * field.cols + v] / pixels;
-        }
-    return mean;
   }
 } // namespace step5

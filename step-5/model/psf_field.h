@@ -102,6 +102,11 @@ namespace step5
     long pixel_stride = 0;              // rows·cols, or 0: one PSF for every pixel
     std::vector<double> taps;           // pixel-major: pixel (r, c)'s picture, row by row
     std::string name;
+    // The mean of all the pixels' PSFs, computed once when the field is sampled: the
+    // one PSF that an FFT filter can use for a field (fft_approximations.h), and the
+    // invariant blur that a field's times are compared with. Named "mean of " and the
+    // field's name.
+    Psf mean;
 
     // Pixel (r, c)'s picture, rows × cols weights row by row.
     const double *taps_of(int r, int c) const
@@ -119,9 +124,4 @@ namespace step5
 
   // Pixel (r, c)'s PSF, from the table.
   Psf psf_of_pixel(const SampledField &field, int r, int c);
-
-  // The mean of all the pixels' PSFs: the one PSF that an FFT filter can use for a
-  // field (fft_approximations.h), and the invariant blur that a field's times are
-  // compared with. Named "mean of " and the field's name.
-  Psf mean_psf(const SampledField &field);
 } // namespace step5

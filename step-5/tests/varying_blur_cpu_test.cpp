@@ -244,10 +244,10 @@ TEST_CASE("step-5 CPU: the norm bound of a field bounds H^T H, and is the invari
 TEST_CASE("step-5 CPU: the mean PSF of a field is its PSFs' average; of a constant field, its PSF")
 {
   const Psf gaussian = step5::gaussian_psf(1.2, 5);
-  const Psf mean = step5::mean_psf(step5::sample_field(step5::constant_field(gaussian), 6, 7));
+  const Psf mean = step5::sample_field(step5::constant_field(gaussian), 6, 7).mean;
   CHECK(max_difference(mean.taps, gaussian.taps) <= 1e-16);
   const PsfField lens = step5::lens_field(0.7, 2.0, 5);
-  const Psf lens_mean = step5::mean_psf(step5::sample_field(lens, 6, 7));
+  const Psf lens_mean = step5::sample_field(lens, 6, 7).mean;
   CHECK(std::abs(sum_of(lens_mean) - 1) < 1e-14);
   Image expected(5, 5);
   for (int r = 0; r < 6; ++r)
@@ -399,7 +399,7 @@ TEST_CASE("planted: the solution of the mean PSF's equations FAILs the field's b
   const double tolerance = 1e-10;
   CHECK(step5::backward_error_of(field, b, lambda, exact) <= tolerance);
 
-  const Psf mean = step5::mean_psf(field);
+  const Psf mean = field.mean;
   const Image mean_solution =
     regularised_solution(gram(step5::blur_matrix<double>(mean, rows, cols)), lambda, step5::blur_transpose(mean, g));
   CHECK_FALSE(step5::backward_error_of(field, b, lambda, mean_solution) <= tolerance);

@@ -303,7 +303,7 @@ namespace
         CAPTURE(lab::precision_name<T>(), field.name);
         const SampledField sampled = step5::sample_field(field, size, size);
         const Image g = lab::add_gaussian_noise(step5::blur(sampled, lab::shepp_logan(size)), sigma, 3);
-        const step5::Psf mean = step5::mean_psf(sampled);
+        const step5::Psf mean = sampled.mean;
         const step5::LambdaRange range = step5::lambda_range(mean, epsilon<T>() / 2);
         const double start = step5::choose_lambda_by_discrepancy(mean, g, sigma, range).lambda;
         step5::DeviceProblem<T> problem(sampled, g);

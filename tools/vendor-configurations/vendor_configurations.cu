@@ -457,17 +457,6 @@ namespace vendor
   // fill modes give the same r; the course's is the one variant 6 takes for a matrix
   // stored whole, as step-2 stores it (MixedPrecisionSolve::residual_fill_mode; step-5,
   // which has only the lower triangle by rows, must take UPPER).
-  cublasStatus_t symv(cublasHandle_t h, cublasFillMode_t f, int n, const float *alpha, const float *a,
-                      const float *x, const float *beta, float *y)
-  {
-    return cublasSsymv(h, f, n, alpha, a, n, x, 1, beta, y, 1);
-  }
-  cublasStatus_t symv(cublasHandle_t h, cublasFillMode_t f, int n, const double *alpha, const double *a,
-                      const double *x, const double *beta, double *y)
-  {
-    return cublasDsymv(h, f, n, alpha, a, n, x, 1, beta, y, 1);
-  }
-
   template <typename T>
   void symv_family(Settings &s, int n, lab::Cublas &cublas)
   {
@@ -479,7 +468,7 @@ namespace vendor
       {
         cublas.bind(nullptr);
         const double ms = time_it(s, n, [&] {
-          LAB_CHECK(symv(cublas.get(), fill, n, &minus_one, a.data(), x.data(), &one, r.data()));
+          LAB_CHECK(step2::symv(cublas.get(), fill, n, &minus_one, a.data(), n, x.data(), &one, r.data()));
         });
         record(s, {"symv", lab::precision_name<T>(), "nrhs=1", n, fill_name(fill), ms, 2.0 * n * n,
                    fill == step2::MixedPrecisionSolve<T>::residual_fill_mode(

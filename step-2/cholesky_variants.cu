@@ -7,6 +7,7 @@
 #include "variants/4_right_looking_gemm.cuh"
 #include "variants/5_look_ahead.cuh"
 #include "variants/7_panel_by_halves.cuh"
+#include "variants/8_base_block_in_registers.cuh"
 
 namespace step2
 {
@@ -31,6 +32,8 @@ namespace step2
        true, right_looking_workspace<T>, factorize_5_look_ahead<T>},
       {"7_panel_by_halves", "variant 5 with the diagonal block by halves and panels up to twice as wide",
        true, panel_by_halves_workspace<T>, factorize_7_panel_by_halves<T>},
+      {"8_base_block_in_registers", "variant 7 with each 128-row base block factorised and inverted in registers",
+       true, panel_by_halves_workspace<T>, factorize_8_base_block_in_registers<T>},
     };
     return list;
   }

@@ -2,8 +2,9 @@
 // break the tiling (1, 2, tile ± 1 for the tiles 16 and 64 and the panel widths,
 // primes, about a thousand), in float and double; on matrices that fail at a chosen
 // column (first, middle, last), which every variant must report as LAPACK's info,
-// leaving no NaN behind; band matrices (variants 4, 5 and 7 with a bandwidth), which must
-// not touch what lies beyond the band; variants 5 and 7 also as CUDA graphs; variant 6's refined solve
+// leaving no NaN behind; band matrices (variants 4, 5, 7 and 8 with a bandwidth), which
+// must not touch what lies beyond the band; variants 5, 7 and 8 also as CUDA graphs;
+// variant 8's base block alone, its factor and its inverse; variant 6's refined solve
 // against FP32's accuracy. The workspace is poisoned (all NaN) before each run, so a
 // variant that reads scratch it did not write fails. This program exits with 77
 // (CTest: skipped) on a machine without a GPU.
@@ -11,6 +12,7 @@
 #include "cusolver_cholesky.h"
 #include "variants/6_mixed_precision_solve.cuh"
 #include "variants/7_panel_by_halves.cuh"
+#include "variants/base_block_in_registers.cuh"
 #include "spd_except_at.h"
 
 #include <lab/cublas_gemm.h>
@@ -135,10 +137,10 @@ TEST_CASE("every variant reports the failing column and leaves no NaN", "[gpu][o
   check_failures<double>(cublas);
 }
 
-TEST_CASE("variants 4, 5 and 7 with every panel width, on sizes around them", "[gpu][look_ahead_order]")
+TEST_CASE("variants 4, 5, 7 and 8 with every panel width, on sizes around them", "[gpu][look_ahead_order]")
 {
   lab::Cublas cublas;
-  for (const char *name : {"4", "5", "7"})
+  for (const char *name : {"4", "5", "7", "8"})
     for (const int panel_width : {64, 128, 192, 512})
       for (const int n : {panel_width - 1, panel_width + 1, 2 * panel_width + 3, 5 * panel_width - 7, 700})
         {
@@ -154,23 +156,129 @@ TEST_CASE("variants 4, 5 and 7 with every panel width, on sizes around them", "[
         }
 }
 
-TEST_CASE("variant 7 with panels wider than the panel width asked for", "[gpu][look_ahead_order]")
+TEST_CASE("variants 7 and 8 with panels wider than the panel width asked for", "[gpu][look_ahead_order]")
 {
   // About n/16 columns, at most twice the width asked for: 128 for these sizes, which
   // are not multiples of it.
   lab::Cublas cublas;
-  for (const int n : {1601, 2113, 2565})
-    {
-      INFO("n = " << n);
-      const lab::Matrix<float> a = lab::random_spd<float>(n, 1e3, n);
-      lab::Matrix<float> l;
-      CHECK(factorize(*step2::find_variant<float>("7"), a, l, cublas, 64) == 0);
-      CHECK(lab::cholesky_residual(a, l) <= lab::tolerance<float>(4, n));
-      const lab::Matrix<double> ad = lab::random_spd<double>(n, 1e3, n);
-      lab::Matrix<double> ld;
-      CHECK(factorize(*step2::find_variant<double>("7"), ad, ld, cublas, 64) == 0);
-      CHECK(lab::cholesky_residual(ad, ld) <= lab::tolerance<double>(4, n));
-    }
+  for (const char *name : {"7", "8"})
+    for (const int n : {1601, 2113, 2565})
+      {
+        INFO("variant " << name << ", n = " << n);
+        const lab::Matrix<float> a = lab::random_spd<float>(n, 1e3, n);
+        lab::Matrix<float> l;
+        CHECK(factorize(*step2::find_variant<float>(name), a, l, cublas, 64) == 0);
+        CHECK(lab::cholesky_residual(a, l) <= lab::tolerance<float>(4, n));
+        const lab::Matrix<double> ad = lab::random_spd<double>(n, 1e3, n);
+        lab::Matrix<double> ld;
+        CHECK(factorize(*step2::find_variant<double>(name), ad, ld, cublas, 64) == 0);
+        CHECK(lab::cholesky_residual(ad, ld) <= lab::tolerance<double>(4, n));
+      }
+}
+
+namespace
+{
+  // Variant 8's base block on the w×w matrix @p a, stored with a leading dimension
+  // three larger and NaN above its diagonal (the kernel must not read there), X into a
+  // buffer of leading dimension w + 1 filled with NaN (the kernel must not write
+  // above its diagonal). @p info_before is info's value on entry (nonzero: an earlier
+  // block failed). Returns info; L and X come back with zeros above their diagonals,
+  // @p upper_untouched says whether X's upper triangle was left alone.
+  template <typename T>
+  int base_block_in_registers(const lab::Matrix<T> &a, int info_before, lab::Matrix<T> &l, lab::Matrix<T> &x,
+                              bool &upper_untouched)
+  {
+    const int w = a.rows(), column_offset = 1000;
+    lab::Matrix<T> stored(w, w, w + 3);
+    for (int i = 0; i < w; ++i)
+      for (int j = 0; j < w; ++j)
+        stored(i, j) = j <= i ? a(i, j) : std::numeric_limits<T>::quiet_NaN();
+    lab::DeviceBuffer<T> a_device(stored), x_device(static_cast<std::size_t>(w) * (w + 1));
+    lab::DeviceBuffer<int> info(1);
+    info.copy_from_host(&info_before, 1);
+    x_device.poison();
+    step2::factorize_and_invert_in_registers(a_device.data(), w, w + 3, x_device.data(), w + 1, info.data(),
+                                             column_offset, nullptr);
+    lab::Matrix<T> x_stored(w, w, w + 1);
+    a_device.download(stored);
+    x_device.download(x_stored);
+    int status = 0;
+    info.copy_to_host(&status, 1);
+    l = lab::Matrix<T>(w, w);
+    x = lab::Matrix<T>(w, w);
+    upper_untouched = true;
+    for (int i = 0; i < w; ++i)
+      for (int j = 0; j < w; ++j)
+        if (j <= i)
+          {
+            l(i, j) = stored(i, j);
+            x(i, j) = x_stored(i, j);
+          }
+        else
+          upper_untouched = upper_untouched && std::isnan(x_stored(i, j));
+    return status == 0 ? 0 : status - column_offset;
+  }
+
+  // Whether every entry is zero (NaN is not).
+  template <typename T>
+  bool all_zero(const lab::Matrix<T> &m)
+  {
+    for (int i = 0; i < m.rows(); ++i)
+      for (int j = 0; j < m.cols(); ++j)
+        if (m(i, j) != 0)
+          return false;
+    return true;
+  }
+
+  // Whether @p l's lower triangle is @p a's.
+  template <typename T>
+  bool same_lower_triangle(const lab::Matrix<T> &l, const lab::Matrix<T> &a)
+  {
+    for (int i = 0; i < a.rows(); ++i)
+      for (int j = 0; j <= i; ++j)
+        if (l(i, j) != a(i, j))
+          return false;
+    return true;
+  }
+
+  template <typename T>
+  void check_base_block_in_registers()
+  {
+    for (const int w : {1, 2, 3, 31, 32, 33, 63, 64, 65, 100, 127, 128})
+      {
+        INFO("w = " << w << (sizeof(T) == 4 ? ", float" : ", double"));
+        const lab::Matrix<T> a = lab::random_spd<T>(w, 1e3, 40 + w);
+        lab::Matrix<T> l, x;
+        bool upper_untouched = false;
+        CHECK(base_block_in_registers(a, 0, l, x, upper_untouched) == 0);
+        CHECK(upper_untouched);
+        CHECK(lab::cholesky_residual(a, l) <= lab::tolerance<T>(4, w));
+        // L X = I to a few w ε relative to ‖L‖ ‖X‖: X is the inverse of the L computed.
+        CHECK(lab::inverse_residual(l, x, w) <= lab::tolerance<T>(4, w));
+      }
+    for (const int c : {0, 1, 50, 127})
+      {
+        INFO("failing column " << c << (sizeof(T) == 4 ? ", float" : ", double"));
+        lab::Matrix<T> l, x;
+        bool upper_untouched = false;
+        CHECK(base_block_in_registers(spd_except_at<T>(128, c), 0, l, x, upper_untouched) == c + 1);
+        CHECK(lower_triangle_is_finite(l));
+        CHECK(all_zero(x));
+      }
+    // After a failure in an earlier block: X zero, A untouched, info kept.
+    const lab::Matrix<T> a = lab::random_spd<T>(70, 1e3, 3);
+    lab::Matrix<T> l, x;
+    bool upper_untouched = false;
+    CHECK(base_block_in_registers(a, 1000 + 5, l, x, upper_untouched) == 5);
+    CHECK(all_zero(x));
+    CHECK(same_lower_triangle(l, a));
+  }
+} // namespace
+
+TEST_CASE("variant 8's base block: its factor and its inverse, every size up to 128, and its failures", "[gpu]")
+{
+  check_base_block_in_registers<float>();
+  check_base_block_in_registers<double>();
 }
 
 namespace
@@ -199,7 +307,8 @@ namespace
                      lab::Matrix<T> &l, lab::Cublas &cublas)
   {
     const int n = a.rows();
-    const int panel = step2::is_named(variant.name, "7") ? step2::panel_by_halves_width(n, panel_width) : panel_width;
+    const bool by_halves = step2::is_named(variant.name, "7") || step2::is_named(variant.name, "8");
+    const int panel = by_halves ? step2::panel_by_halves_width(n, panel_width) : panel_width;
     const int window = b + std::min(n, panel) - 1;
     lab::Matrix<T> poisoned = a;
     for (int i = 0; i < n; ++i)
@@ -224,10 +333,10 @@ namespace
   }
 } // namespace
 
-TEST_CASE("variants 4, 5 and 7 factorise a band matrix inside its band", "[gpu]")
+TEST_CASE("variants 4, 5, 7 and 8 factorise a band matrix inside its band", "[gpu]")
 {
   lab::Cublas cublas;
-  for (const char *name : {"4", "5", "7"})
+  for (const char *name : {"4", "5", "7", "8"})
     for (const int panel_width : {64, 192})
       for (const int n : {1, 2, 130, 301, 700})
         for (const int b : {0, 1, 63, 64, 65, 200, n})
@@ -248,7 +357,7 @@ TEST_CASE("a band matrix that is not positive definite is reported at its column
 {
   lab::Cublas cublas;
   const int n = 500, b = 90;
-  for (const char *name : {"4", "5", "7"})
+  for (const char *name : {"4", "5", "7", "8"})
     for (const int c : {0, 64, 255, 256, n - 1})
       {
         INFO("variant " << name << ", failing column " << c);
@@ -258,10 +367,10 @@ TEST_CASE("a band matrix that is not positive definite is reported at its column
       }
 }
 
-TEST_CASE("variants 5 and 7 captured in a CUDA graph and launched twice", "[gpu][look_ahead_order]")
+TEST_CASE("variants 5, 7 and 8 captured in a CUDA graph and launched twice", "[gpu][look_ahead_order]")
 {
   lab::Cublas cublas;
-  for (const char *name : {"5", "7"})
+  for (const char *name : {"5", "7", "8"})
     for (const int n : {1, 200, 777})
       {
         const step2::Variant<double> &variant = *step2::find_variant<double>(name);

@@ -11,21 +11,15 @@ namespace step2
 {
   namespace
   {
-    // The diagonal blocks of at most this many rows go to the one-launch kernel.
-    // Measured on an H200 for a block of 512 rows: 128 is the fastest in float and
-    // double (443 and 685 µs), ahead of 256 (460 and 784 µs) and of 64 (575 and 758 µs,
-    // where the small products' launches dominate).
-    constexpr int base_rows = 128;
-
     // Variant 4's panel with the diagonal block and its inverse by halves.
-    template <typename T>
+    template <typename T, BaseBlock base>
     void panel_by_halves(const CholeskyArgs<T> &args, int p, cudaStream_t s)
     {
       const int nb = std::min(args.n, args.panel_width), w = std::min(nb, args.n - p);
       T *const x = args.workspace, *const scratch = x + static_cast<long>(nb) * nb;
       LAB_CHECK(cudaMemsetAsync(x, 0, sizeof(T) * w * w, s));
       factorize_and_invert_by_halves(args.a + static_cast<long>(p) * args.ld + p, w, args.ld, x, w, scratch,
-                                     args.info, p, base_rows, args.gemm, s);
+                                     args.info, p, base, args.gemm, s);
       solve_panel_below(args, p, s);
     }
   } // namespace
@@ -48,15 +42,26 @@ namespace step2
   }
 
   template <typename T>
-  void factorize_7_panel_by_halves(const CholeskyArgs<T> &args)
+  void factorize_by_halves(const CholeskyArgs<T> &args, BaseBlock base)
   {
     CholeskyArgs<T> wide = args;
     wide.panel_width = panel_by_halves_width(args.n, args.panel_width);
-    factorize_looking_ahead(wide, panel_by_halves<T>, std::min(wide.n, wide.panel_width));
+    const PanelFactorization<T> panel = base == BaseBlock::in_registers
+                                          ? panel_by_halves<T, BaseBlock::in_registers>
+                                          : panel_by_halves<T, BaseBlock::one_launch_then_tile_inverses>;
+    factorize_looking_ahead(wide, panel, std::min(wide.n, wide.panel_width));
+  }
+
+  template <typename T>
+  void factorize_7_panel_by_halves(const CholeskyArgs<T> &args)
+  {
+    factorize_by_halves(args, BaseBlock::one_launch_then_tile_inverses);
   }
 
   template std::size_t panel_by_halves_workspace<float>(int, int);
   template std::size_t panel_by_halves_workspace<double>(int, int);
+  template void factorize_by_halves(const CholeskyArgs<float> &, BaseBlock);
+  template void factorize_by_halves(const CholeskyArgs<double> &, BaseBlock);
   template void factorize_7_panel_by_halves(const CholeskyArgs<float> &);
   template void factorize_7_panel_by_halves(const CholeskyArgs<double> &);
 } // namespace step2

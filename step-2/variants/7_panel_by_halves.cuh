@@ -30,6 +30,7 @@
 // (within 2% of the block columns).
 
 #include "../cholesky_variants.h"
+#include "recursive_diagonal_block.cuh"
 
 #include <cstddef>
 
@@ -41,6 +42,11 @@ namespace step2
   // The workspace of variant 7: variant 4's, for its panels of that width.
   template <typename T>
   std::size_t panel_by_halves_workspace(int n, int panel_width);
+
+  // The look-ahead loop with these panels, their base blocks done as @p base says
+  // (variant 8 differs from variant 7 only there).
+  template <typename T>
+  void factorize_by_halves(const CholeskyArgs<T> &args, BaseBlock base);
 
   template <typename T>
   void factorize_7_panel_by_halves(const CholeskyArgs<T> &args);

@@ -1,5 +1,6 @@
 #include "recursive_diagonal_block.cuh"
 
+#include "base_block_in_registers.cuh"
 #include "diagonal_block_inverse.cuh"
 #include "diagonal_block_one_kernel.cuh"
 
@@ -7,13 +8,18 @@ namespace step2
 {
   template <typename T>
   void factorize_and_invert_by_halves(T *a, int w, int ld, T *x, int ldx, T *scratch, int *info,
-                                      int column_offset, int base, const lab::Gemm<T> &gemm,
+                                      int column_offset, BaseBlock base, const lab::Gemm<T> &gemm,
                                       cudaStream_t s)
   {
-    if (w <= base)
+    if (w <= base_block_rows)
       {
-        factorize_diagonal_block_one_kernel(a, w, ld, info, column_offset, s);
-        invert_lower_block(a, w, ld, x, ldx, scratch, info, gemm, s);
+        if (base == BaseBlock::in_registers)
+          factorize_and_invert_in_registers(a, w, ld, x, ldx, info, column_offset, s);
+        else
+          {
+            factorize_diagonal_block_one_kernel(a, w, ld, info, column_offset, s);
+            invert_lower_block(a, w, ld, x, ldx, scratch, info, gemm, s);
+          }
         return;
       }
     // The first half a whole number of inverse tiles, so that the base blocks' tile
@@ -36,8 +42,8 @@ namespace step2
     gemm(lab::gemm_args<T>({rest, h, rest}, -1, x22, ldx, scratch, h, 0, x21, ldx), s);
   }
 
-  template void factorize_and_invert_by_halves(float *, int, int, float *, int, float *, int *, int, int,
+  template void factorize_and_invert_by_halves(float *, int, int, float *, int, float *, int *, int, BaseBlock,
                                                const lab::Gemm<float> &, cudaStream_t);
-  template void factorize_and_invert_by_halves(double *, int, int, double *, int, double *, int *, int, int,
+  template void factorize_and_invert_by_halves(double *, int, int, double *, int, double *, int *, int, BaseBlock,
                                                const lab::Gemm<double> &, cudaStream_t);
 } // namespace step2

@@ -17,11 +17,12 @@
 //  3. A_22 -= L_21 L_21^T, a product (whole square: its upper half is scratch);
 //  4. L_22 and X_22 from A_22 (recursion);
 //  5. X_21 = -X_22 (L_21 X_11), two products: from L X = I, L_21 X_11 + L_22 X_21 = 0.
-// The halves shrink until a block has at most `base` rows; that one is factorised by
-// the one-launch kernel (diagonal_block_one_kernel.cuh) and inverted as before
-// (diagonal_block_inverse.cuh). Every piece still waits for the one before, but the
-// one-SM kernel now runs on blocks of base rows, where it is short, and the flops of
-// the upper levels run on as many SMs as their products fill.
+// The halves shrink until a block has at most base_block_rows rows; that one is
+// factorised by the one-launch kernel (diagonal_block_one_kernel.cuh) and inverted as
+// before (diagonal_block_inverse.cuh), or, in variant 8, both at once in the registers
+// of one thread block (base_block_in_registers.cuh). Every piece still waits for the
+// one before, but the one-SM kernel now runs on blocks of base rows, where it is short,
+// and the flops of the upper levels run on as many SMs as their products fill.
 //
 // A failing pivot stops the recursion's kernels as it stops variant 4's: the inverse
 // of the failed block is zero (diagonal_block_inverse.cuh), so the products that
@@ -33,13 +34,25 @@
 
 namespace step2
 {
+  // How the recursion's smallest blocks are factorised and inverted.
+  enum class BaseBlock
+  {
+    one_launch_then_tile_inverses, // variant 7
+    in_registers                   // variant 8
+  };
+
+  // Where the recursion stops. Measured on an H200 for a block of 512 rows with the
+  // one-launch kernel: 128 is the fastest in float and double (443 and 685 µs), ahead
+  // of 256 (460 and 784 µs) and of 64 (575 and 758 µs, where the small products'
+  // launches dominate); 128 is also the most the registers hold.
+  constexpr int base_block_rows = 128;
+
   // Factorises the w×w block at a (leading dimension ld) in place and writes
   // X = L^{-1} into x (leading dimension ldx), whose upper triangle must be zero on
   // entry. `scratch` holds w·w entries. A failing pivot at column j of the block is
-  // reported as column_offset + j + 1 in info. Blocks of at most `base` rows are
-  // factorised in one launch.
+  // reported as column_offset + j + 1 in info.
   template <typename T>
   void factorize_and_invert_by_halves(T *a, int w, int ld, T *x, int ldx, T *scratch, int *info,
-                                      int column_offset, int base, const lab::Gemm<T> &gemm,
+                                      int column_offset, BaseBlock base, const lab::Gemm<T> &gemm,
                                       cudaStream_t stream);
 } // namespace step2

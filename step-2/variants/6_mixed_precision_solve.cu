@@ -1,4 +1,5 @@
 #include "7_panel_by_halves.cuh"
+#include "8_base_block_in_registers.cuh"
 #include "6_mixed_precision_solve.cuh"
 
 #include <lab/cuda_check.h>
@@ -97,7 +98,7 @@ namespace step2
     round_lower_to_float<<<matrix_blocks, matrix_threads, 0, s>>>(a, n_, ld_, factor_.data(), norm_.data());
     LAB_CHECK_LAUNCH();
     args_.stream = s;
-    factorize_7_panel_by_halves(args_);
+    factorize_8_base_block_in_registers(args_);
   }
 
   template <typename T>

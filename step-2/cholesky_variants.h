@@ -9,7 +9,7 @@
 //
 // A variant is called through one signature, so that the program, the tests and
 // step-5 treat them alike: the arguments below, enqueued on a stream, returning at
-// once (the work runs asynchronously, like a kernel launch). Variants 4, 5 and 7 spend
+// once (the work runs asynchronously, like a kernel launch). Variants 4, 5, 7 and 8 spend
 // their flops in matrix products and take the product as a lab::Gemm (cuBLAS in this
 // step's program, step-4's kernels in step-5); variants 1 to 3 are the course's own
 // kernels throughout and ignore it. Variants that need scratch memory say how much,
@@ -45,14 +45,14 @@ namespace step2
     int ld = 0;
     int *info = nullptr;            // device: 0, or the failing column + 1
     T *workspace = nullptr;         // workspace_elements(n) entries, or nullptr if 0
-    lab::Gemm<T> gemm;              // the product variants 4-7 use
-    lab::Gemm<T> update_gemm;       // variants 5, 7: the trailing update's product, if it
+    lab::Gemm<T> gemm;              // the product variants 4-8 use
+    lab::Gemm<T> update_gemm;       // variants 5, 7, 8: the trailing update's product, if it
                                     // differs from gemm (variant 6: TF32); else empty
     cudaStream_t stream = nullptr;
     int panel_width = 512;          // nb of variants 4 and 5: the width of a panel
-                                    // (variant 7: from it to twice it)
+                                    // (variants 7, 8: from it to twice it)
     KernelTimes *kernel_times = nullptr; // variant 1 only: time each kernel
-    int bandwidth = -1;             // variants 4, 5, 7: b ≥ 0 says A(i, j) = 0 for
+    int bandwidth = -1;             // variants 4, 5, 7, 8: b ≥ 0 says A(i, j) = 0 for
                                     // i − j > b (a band matrix), and they skip what
                                     // lies outside the band; −1: a dense matrix
 
@@ -104,7 +104,7 @@ namespace step2
     return args;
   }
 
-  // Variants 1 to 5 and 7 in teaching order, for float and double.
+  // Variants 1 to 5, 7 and 8 in teaching order, for float and double.
   template <typename T>
   const std::vector<Variant<T>> &variants();
 

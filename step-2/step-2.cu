@@ -8,9 +8,11 @@
 // and 3 fix that with the course's own kernels; variant 4 reorganises the work into
 // wide panels whose flops are matrix products (lab::Gemm, cuBLAS here; step-5 runs the
 // same code on step-4's kernels); variant 5 hides the panels behind the products
-// (look-ahead); variant 7 shortens the panel's chain (its diagonal block by halves) and
-// runs also as a CUDA graph; variant 6 solves A x = b with variant 7's factorisation in
-// float, a TF32 trailing update and iterative refinement in float or double. Every
+// (look-ahead); variant 7 shortens the panel's chain (its diagonal block by halves);
+// variant 8 shortens it again (the smallest blocks factorised and inverted in registers)
+// and runs also as a CUDA graph; variant 6 solves A x = b with variant 8's
+// factorisation in float, a TF32 trailing update and iterative refinement in float or
+// double. Every
 // variant is checked by its residual and timed against cuSOLVER in the same run on the
 // same matrix.
 //
@@ -145,7 +147,7 @@ namespace step2
   // factor with its copy in T. On the GPU: A as generated (each run starts from it),
   // the matrix being factorised, variant 6's float factor, cuSOLVER IRS's workspace (a
   // float LU of A, and less beside it: counted as one float matrix), and the largest
-  // workspace of a variant (variant 7's: an n×2nb copy of a panel and two 2nb×2nb
+  // workspace of a variant (variants 7 and 8's: an n×2nb copy of a panel and two 2nb×2nb
   // blocks); potrf's workspace is small beside them.
   template <typename T>
   lab::Memory memory_needed(int n, int panel_width)
@@ -435,7 +437,7 @@ int main(int argc, char **argv)
   CLI::App app{"step-2: blocked Cholesky factorisation, from the 2011 design to cuSOLVER speed",
                "step-2"};
   lab::add_common_options(app, settings.options);
-  app.add_option("--variant", variant, "Run one variant only, by number or name (1 ... 7), beside cuSOLVER")
+  app.add_option("--variant", variant, "Run one variant only, by number or name (1 ... 8), beside cuSOLVER")
     ->type_name("NAME")
     ->check([](const std::string &name) {
       return variant_named(name) ? std::string() : "no variant named '" + name + "'";
@@ -446,7 +448,7 @@ int main(int argc, char **argv)
     ->excludes(app.get_option("--sizes"))
     ->excludes(app.get_option("--max-size"));
   app.add_option("--panel-width", settings.panel_width,
-                 "Panel width nb of variants 4 and 5, the least of variants 6 and 7 (a multiple of 64, at most " +
+                 "Panel width nb of variants 4 and 5, the least of variants 6 to 8 (a multiple of 64, at most " +
                    std::to_string(max_diagonal_block) + "; default: 512 in float, 256 in double)")
     ->type_name("NB")
     ->check([](const std::string &text) {
@@ -486,7 +488,8 @@ int main(int argc, char **argv)
                   "its four refinement methods\n");
       std::printf("check: ||L L^T - A||_F / ||A||_F <= %g n eps, every entry in double (on the GPU above "
                   "n = %d); random SPD matrices of condition %g; panel width of variants 4 and 5: %d (float), "
-                  "%d (double), of variant 7 about n/16 from that to twice that (variant 6: float's, in both)\n",
+                  "%d (double), of variants 7 and 8 about n/16 from that to twice that (variant 6: float's, in "
+                  "both)\n",
                   residual_constant, on_host_up_to, condition_number, settings.panel_width_for<float>(),
                   settings.panel_width_for<double>());
       lab::for_each_precision(settings.options, [&](auto zero) {

@@ -29,12 +29,13 @@
 // (diagonal_block_one_kernel.cuh) instead of variant 3's chain of launches.
 //
 // Each loop step launches a few dozen kernels and products. The program runs the last
-// variant, 7, which shares this loop, also captured in a CUDA graph (lab::CudaGraph),
+// variant, 8, which shares this loop, also captured in a CUDA graph (lab::CudaGraph),
 // and reports both.
 //
-// Variant 7 (7_panel_by_halves.cuh) runs this loop with a shorter panel; variant 6
-// (6_mixed_precision_solve.cuh) runs variant 7 with a faster, less precise product for
-// the trailing update: CholeskyArgs::update_gemm.
+// Variants 7 and 8 (7_panel_by_halves.cuh, 8_base_block_in_registers.cuh) run this
+// loop with a shorter panel; variant 6 (6_mixed_precision_solve.cuh) runs variant 8
+// with a faster, less precise product for the trailing update:
+// CholeskyArgs::update_gemm.
 
 #include "../cholesky_variants.h"
 
@@ -47,7 +48,7 @@ namespace step2
 
   // The look-ahead loop over panels of args.panel_width columns, each panel by @p panel,
   // the rest of the trailing update in block columns @p update_width wide. Variant 5
-  // and variant 7 (7_panel_by_halves.cuh) differ only in these two.
+  // and variants 7 and 8 (7_panel_by_halves.cuh) differ only in these two.
   template <typename T>
   void factorize_looking_ahead(const CholeskyArgs<T> &args, PanelFactorization<T> panel, int update_width);
 

@@ -4,7 +4,7 @@
 // On an H100 or H200 the tensor cores multiply TF32 numbers (FP32's exponent, 10 bits
 // of mantissa instead of 23) several times faster than the FP32 units multiply FP32
 // ones. A factorisation whose trailing update runs in TF32 (the fastest FP32
-// factorisation, variant 7 (7_panel_by_halves.cuh), with a TF32 product as
+// factorisation, variant 8 (8_base_block_in_registers.cuh), with a TF32 product as
 // CholeskyArgs::update_gemm; the panels stay in FP32) is correspondingly
 // faster, and less accurate: each product rounds its inputs to 11 significant bits,
 // ε_TF32 = 2^-10 ≈ 10^-3 where FP32 has 2^-23 ≈ 1.2·10^-7. How much of that reaches
@@ -38,8 +38,8 @@
 // - T = float: A x = b in FP32, refined from a TF32 factor: variant 6 as it began.
 // - T = double: A x = b in FP64 from a float factor of A rounded to float, as LAPACK's
 //   `dsposv` does it (there with an FP32 factor). On an H200 an FP32 factor does not
-//   pay: the FP64 tensor cores run dpotrf at 40 TFLOP/s, the FP32 units variant 7 at
-//   about 29. A TF32 factor does, if the rounds that bring its ~10^-7 to double's
+//   pay: the FP64 tensor cores run dpotrf at 40 TFLOP/s, the FP32 units variant 8 at
+//   about 31. A TF32 factor does, if the rounds that bring its ~10^-7 to double's
 //   ~10^-16 cost less than the difference; the results page measures whether they do.
 //   Each round rounds r to float for the solve and adds d to x in double, and the
 //   residual is DSYMV's, on the double A.

@@ -25,18 +25,25 @@
 //    W(i, j) -= l_i v_j,   v_j = X(k, j) / L(k, k) for j < k,  1 / L(k, k) for j = k,
 //                                 l_j for j > k,
 // except that W(i, k), which leaves A and enters X, starts from zero: W(i, k) = −l_i /
-// L(k, k). At the end W's lower triangle is X, and L went to memory column by column.
+// L(k, k). At the end W's lower triangle is X (up to two scalings the implementation
+// leaves to the output, see `eliminate`), and L is written from the columns kept.
 //
-// How the threads share the work: warp w owns rows w, w + 16, ..., w + 112 and lane c
-// columns c, c + 32, c + 64, c + 96, 8×4 entries each. A warp's rows are the same for
-// all its lanes, so "row i is below k" is a branch the whole warp takes together. Per
-// step, the owners of row k + 1 and of column k + 1 copy them to shared memory, one
-// __syncthreads(), and every thread reads what it needs of them (the l_i of its rows:
-// one address for the whole warp, a broadcast; the v_j of its columns: 32 consecutive
-// entries, no bank conflict). The copies alternate between two buffers, so that
-// writing step k + 1's while slower threads still read step k's needs no second
-// barrier. The upper triangle of A is never needed: v_j for j > k is taken from the
-// published column, by symmetry.
+// How the threads share the work: warp w owns rows 8w ... 8w + 7 and lane c columns
+// c, c + 32, c + 64, c + 96, 8×4 entries each. Per step, the warp that owns row k + 1
+// and the lanes that own column k + 1 copy them to shared memory, one __syncthreads(),
+// and every thread reads what it needs of them (the l_i of its rows: one address for
+// the whole warp, a broadcast; the v_j of its columns: 32 consecutive entries, no bank
+// conflict). A warp whose rows all lie above the pivot skips the step, the whole warp
+// together. Rows are copied to one of two buffers, k % 2, so that writing step k + 1's
+// while slower threads still read step k's needs no second barrier; columns are kept,
+// and L is written from them at the end. The upper triangle of A is never needed: v_j
+// for j > k is taken from the published column, by symmetry.
+//
+// Written plainly, this kernel was twice as slow as the five launches it replaces: a
+// step is short, and every instruction that is not a multiply-add (a condition, a
+// select, a copy) is paid by all 16 warps at every one of the 128 steps. The
+// implementation (base_block_in_registers.cu) is shaped by that; the results page
+// tells how each change was found and what it took off.
 //
 // A pivot that is not positive (or NaN) stops every thread at once (they all read it
 // from shared memory), reports its column in info and leaves X zero, as the tile

@@ -24,18 +24,7 @@ namespace step2
     template <typename T>
     using Entries = T[rows_per_thread][columns_per_thread];
 
-    // Four consecutive entries of shared memory in one (float4) or two (double2) loads
-    // and stores.
-    __device__ inline void load4(const float *p, float &a, float &b, float &c, float &d)
-    {
-      const float4 q = *reinterpret_cast<const float4 *>(p);
-      a = q.x, b = q.y, c = q.z, d = q.w;
-    }
-    __device__ inline void load4(const double *p, double &a, double &b, double &c, double &d)
-    {
-      const double2 q = reinterpret_cast<const double2 *>(p)[0], r = reinterpret_cast<const double2 *>(p)[1];
-      a = q.x, b = q.y, c = r.x, d = r.y;
-    }
+    // Four consecutive entries of shared memory stored at once (load4: tiles.cuh).
     __device__ inline void store4(float *p, float a, float b, float c, float d)
     {
       *reinterpret_cast<float4 *>(p) = make_float4(a, b, c, d);
@@ -128,7 +117,7 @@ namespace step2
       const T pivot = shared.column[k][k]; // the same for every thread
       const T *const row_k = shared.row[k % 2], *const column_k = shared.column[k];
       const bool rows_below = first_row() + rows_per_thread - 1 > k; // the same for the warp
-      T u[columns_per_thread], l[rows_per_thread];
+      T u[columns_per_thread], l[rows_per_thread / 4][4];
 #pragma unroll
       for (int j = 0; j < columns_per_thread; ++j)
         {
@@ -143,7 +132,7 @@ namespace step2
       if (rows_below)
 #pragma unroll
         for (int i = 0; i < rows_per_thread; i += 4)
-          load4(&column_k[first_row() + i], l[i], l[i + 1], l[i + 2], l[i + 3]);
+          load4(&column_k[first_row() + i], l[i / 4]);
       if (!(pivot > T(0)))
         return false;
       const T inverse_pivot = T(1) / pivot;
@@ -153,7 +142,7 @@ namespace step2
           {
             // Rows at or above k lose nothing: l = 0 (a multiply-add by zero costs less
             // than a branch around it).
-            const T li = first_row() + i > k ? l[i] : T(0);
+            const T li = first_row() + i > k ? l[i / 4][i % 4] : T(0);
 #pragma unroll
             for (int j = 0; j < columns_per_thread; ++j)
               entry[i][j] = fma(-li, u[j] * inverse_pivot, entry[i][j]);

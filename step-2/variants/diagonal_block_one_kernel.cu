@@ -24,18 +24,6 @@ namespace step2
       return sizeof(T) * (width * (width + 1) + width * pitch(n));
     }
 
-    // Four consecutive entries of shared memory in one (float4) or two (double2) loads.
-    __device__ inline void load4(const float *p, float (&v)[4])
-    {
-      const float4 q = *reinterpret_cast<const float4 *>(p);
-      v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
-    }
-    __device__ inline void load4(const double *p, double (&v)[4])
-    {
-      const double2 q = reinterpret_cast<const double2 *>(p)[0], s = reinterpret_cast<const double2 *>(p)[1];
-      v[0] = q.x, v[1] = q.y, v[2] = s.x, v[3] = s.y;
-    }
-
     // Step 1: the tile of columns j0 ... j0 + w - 1 by warp 0. Lane r holds row r; rows
     // past the block read as the identity (the virtual padding of tiles.cuh). Returns
     // false (in every lane) at a pivot that is not positive.

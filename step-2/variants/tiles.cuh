@@ -158,6 +158,19 @@ namespace step2
       clipped_store(a, n, ld, rows + e / tile, diagonal + e % tile, x[e / tile][e % tile]);
   }
 
+  // Four consecutive entries of shared memory (16-byte aligned) in one (float4) or two
+  // (double2) loads.
+  __device__ inline void load4(const float *p, float (&v)[4])
+  {
+    const float4 q = *reinterpret_cast<const float4 *>(p);
+    v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+  }
+  __device__ inline void load4(const double *p, double (&v)[4])
+  {
+    const double2 q = reinterpret_cast<const double2 *>(p)[0], s = reinterpret_cast<const double2 *>(p)[1];
+    v[0] = q.x, v[1] = q.y, v[2] = s.x, v[3] = s.y;
+  }
+
   // Two 64×64 tiles of doubles with their padding (66.5 KB) exceed the 48 KB of shared
   // memory a kernel may declare statically; such kernels take it as dynamic memory,
   // and must say once, before their first launch, that they need more than 48 KB.

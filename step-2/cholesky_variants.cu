@@ -8,6 +8,7 @@
 #include "variants/5_look_ahead.cuh"
 #include "variants/7_panel_by_halves.cuh"
 #include "variants/8_base_block_in_registers.cuh"
+#include "variants/9_lower_triangle_update.cuh"
 
 namespace step2
 {
@@ -34,6 +35,8 @@ namespace step2
        true, panel_by_halves_workspace<T>, factorize_7_panel_by_halves<T>},
       {"8_base_block_in_registers", "variant 7 with each 128-row base block factorised and inverted in registers",
        true, panel_by_halves_workspace<T>, factorize_8_base_block_in_registers<T>},
+      {"9_lower_triangle_update", "variant 8 with the rest of the trailing update as one lower-triangle product",
+       true, panel_by_halves_workspace<T>, factorize_9_lower_triangle_update<T>},
     };
     return list;
   }

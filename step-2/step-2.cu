@@ -437,7 +437,7 @@ int main(int argc, char **argv)
   CLI::App app{"step-2: blocked Cholesky factorisation, from the 2011 design to cuSOLVER speed",
                "step-2"};
   lab::add_common_options(app, settings.options);
-  app.add_option("--variant", variant, "Run one variant only, by number or name (1 ... 8), beside cuSOLVER")
+  app.add_option("--variant", variant, "Run one variant only, by number or name (1 ... 9), beside cuSOLVER")
     ->type_name("NAME")
     ->check([](const std::string &name) {
       return variant_named(name) ? std::string() : "no variant named '" + name + "'";
@@ -448,7 +448,7 @@ int main(int argc, char **argv)
     ->excludes(app.get_option("--sizes"))
     ->excludes(app.get_option("--max-size"));
   app.add_option("--panel-width", settings.panel_width,
-                 "Panel width nb of variants 4 and 5, the least of variants 6 to 8 (a multiple of 64, at most " +
+                 "Panel width nb of variants 4 and 5, the least of variants 6 to 9 (a multiple of 64, at most " +
                    std::to_string(max_diagonal_block) + "; default: 512 in float, 256 in double)")
     ->type_name("NB")
     ->check([](const std::string &text) {

@@ -98,9 +98,15 @@ namespace step4
   // error: return at once. (k = 0 is a real product: C = β·C.) In float, kernel 15: on
   // the H100 it was faster than kernel 11 on every shape of the sweep (the square
   // sizes, the thin k = 256 product and the transposed ones).
+  //
+  // A lower triangle (lab::Output::lower_triangle) is computed block column by block
+  // column (lab::lower_triangle_by_block_columns): the kernels have no grid that
+  // leaves out the tiles above the diagonal.
   void CourseGemm::operator()(const GemmArgs<float> &g, cudaStream_t stream) const
   {
-    if (g.shape.m > 0 && g.shape.n > 0)
+    if (g.output == lab::Output::lower_triangle)
+      lab::lower_triangle_by_block_columns(g, *this, stream);
+    else if (g.shape.m > 0 && g.shape.n > 0)
       launch_15_async_pipeline(g, stream);
   }
 
@@ -108,7 +114,9 @@ namespace step4
   // remembered), else the ordinary FP64 units.
   void CourseGemm::operator()(const GemmArgs<double> &g, cudaStream_t stream) const
   {
-    if (g.shape.m > 0 && g.shape.n > 0)
+    if (g.output == lab::Output::lower_triangle)
+      lab::lower_triangle_by_block_columns(g, *this, stream);
+    else if (g.shape.m > 0 && g.shape.n > 0)
       {
         if (fp64_tensor_cores_available())
           launch_14_tensor_cores_fp64(g, stream);
@@ -121,9 +129,11 @@ namespace step4
   // transposed shapes (see gemm_kernels.h).
   void CourseGemmTf32::operator()(const GemmArgs<float> &g, cudaStream_t stream) const
   {
-    if (g.shape.m == 0 || g.shape.n == 0)
+    if (g.output == lab::Output::lower_triangle)
+      lab::lower_triangle_by_block_columns(g, *this, stream);
+    else if (g.shape.m == 0 || g.shape.n == 0)
       return;
-    if (wgmma_available())
+    else if (wgmma_available())
       launch_16_wgmma_tf32(g, stream);
     else if (g.shape.op_a == Op::none && g.shape.op_b == Op::none)
       launch_12_tensor_cores_tf32(g, stream);

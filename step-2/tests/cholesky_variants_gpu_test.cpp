@@ -2,8 +2,9 @@
 // break the tiling (1, 2, tile ± 1 for the tiles 16 and 64 and the panel widths,
 // primes, about a thousand), in float and double; on matrices that fail at a chosen
 // column (first, middle, last), which every variant must report as LAPACK's info,
-// leaving no NaN behind; band matrices (variants 4, 5, 7 and 8 with a bandwidth), which
-// must not touch what lies beyond the band; variants 5, 7 and 8 also as CUDA graphs;
+// leaving no NaN behind; band matrices (variants 4, 5, 7, 8 and 9 with a bandwidth),
+// which must not touch what lies beyond the band; variants 5, 7, 8 and 9 also as CUDA
+// graphs;
 // variant 8's base block alone, its factor and its inverse; variant 6's refined solve
 // against FP32's accuracy. The workspace is poisoned (all NaN) before each run, so a
 // variant that reads scratch it did not write fails. This program exits with 77
@@ -137,10 +138,10 @@ TEST_CASE("every variant reports the failing column and leaves no NaN", "[gpu][o
   check_failures<double>(cublas);
 }
 
-TEST_CASE("variants 4, 5, 7 and 8 with every panel width, on sizes around them", "[gpu][look_ahead_order]")
+TEST_CASE("variants 4, 5, 7, 8 and 9 with every panel width, on sizes around them", "[gpu][look_ahead_order]")
 {
   lab::Cublas cublas;
-  for (const char *name : {"4", "5", "7", "8"})
+  for (const char *name : {"4", "5", "7", "8", "9"})
     for (const int panel_width : {64, 128, 192, 512})
       for (const int n : {panel_width - 1, panel_width + 1, 2 * panel_width + 3, 5 * panel_width - 7, 700})
         {
@@ -156,12 +157,12 @@ TEST_CASE("variants 4, 5, 7 and 8 with every panel width, on sizes around them",
         }
 }
 
-TEST_CASE("variants 7 and 8 with panels wider than the panel width asked for", "[gpu][look_ahead_order]")
+TEST_CASE("variants 7, 8 and 9 with panels wider than the panel width asked for", "[gpu][look_ahead_order]")
 {
   // About n/16 columns, at most twice the width asked for: 128 for these sizes, which
   // are not multiples of it.
   lab::Cublas cublas;
-  for (const char *name : {"7", "8"})
+  for (const char *name : {"7", "8", "9"})
     for (const int n : {1601, 2113, 2565})
       {
         INFO("variant " << name << ", n = " << n);
@@ -298,7 +299,7 @@ namespace
   }
 
   // Factorises the band matrix @p a (bandwidth b) with a band variant: the entries more
-  // than b + nb − 1 rows below the diagonal (nb: the variant's panel, for variant 7
+  // than b + nb − 1 rows below the diagonal (nb: the variant's panel, for variants 7–9
   // the width it takes for this n), which it must neither read nor write, are NaN on
   // the GPU. Returns info; checks that the NaNs are still there and that the
   // factor's band is finite, and gives the factor's band (zeros elsewhere) in @p l.
@@ -307,7 +308,8 @@ namespace
                      lab::Matrix<T> &l, lab::Cublas &cublas)
   {
     const int n = a.rows();
-    const bool by_halves = step2::is_named(variant.name, "7") || step2::is_named(variant.name, "8");
+    const bool by_halves = step2::is_named(variant.name, "7") || step2::is_named(variant.name, "8") ||
+                           step2::is_named(variant.name, "9");
     const int panel = by_halves ? step2::panel_by_halves_width(n, panel_width) : panel_width;
     const int window = b + std::min(n, panel) - 1;
     lab::Matrix<T> poisoned = a;
@@ -333,10 +335,10 @@ namespace
   }
 } // namespace
 
-TEST_CASE("variants 4, 5, 7 and 8 factorise a band matrix inside its band", "[gpu]")
+TEST_CASE("variants 4, 5, 7, 8 and 9 factorise a band matrix inside its band", "[gpu]")
 {
   lab::Cublas cublas;
-  for (const char *name : {"4", "5", "7", "8"})
+  for (const char *name : {"4", "5", "7", "8", "9"})
     for (const int panel_width : {64, 192})
       for (const int n : {1, 2, 130, 301, 700})
         for (const int b : {0, 1, 63, 64, 65, 200, n})
@@ -357,7 +359,7 @@ TEST_CASE("a band matrix that is not positive definite is reported at its column
 {
   lab::Cublas cublas;
   const int n = 500, b = 90;
-  for (const char *name : {"4", "5", "7", "8"})
+  for (const char *name : {"4", "5", "7", "8", "9"})
     for (const int c : {0, 64, 255, 256, n - 1})
       {
         INFO("variant " << name << ", failing column " << c);
@@ -367,10 +369,10 @@ TEST_CASE("a band matrix that is not positive definite is reported at its column
       }
 }
 
-TEST_CASE("variants 5, 7 and 8 captured in a CUDA graph and launched twice", "[gpu][look_ahead_order]")
+TEST_CASE("variants 5, 7, 8 and 9 captured in a CUDA graph and launched twice", "[gpu][look_ahead_order]")
 {
   lab::Cublas cublas;
-  for (const char *name : {"5", "7", "8"})
+  for (const char *name : {"5", "7", "8", "9"})
     for (const int n : {1, 200, 777})
       {
         const step2::Variant<double> &variant = *step2::find_variant<double>(name);

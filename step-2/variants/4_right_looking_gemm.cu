@@ -87,6 +87,19 @@ namespace step2
   }
 
   template <typename T>
+  void update_lower_triangle(const CholeskyArgs<T> &args, int p, int w, int q, const lab::Gemm<T> &gemm,
+                             cudaStream_t s)
+  {
+    const int rows = args.rows_end(p, w) - q;
+    if (rows <= 0)
+      return;
+    lab::GemmArgs<T> g = lab::gemm_args<T>({rows, rows, w, lab::Op::none, lab::Op::transpose}, -1, entry(args, q, p),
+                                           args.ld, entry(args, q, p), args.ld, 1, entry(args, q, q), args.ld);
+    g.output = lab::Output::lower_triangle;
+    gemm(g, s);
+  }
+
+  template <typename T>
   void factorize_4_right_looking_gemm(const CholeskyArgs<T> &args)
   {
     const int n = args.n, nb = std::min(args.n, args.panel_width);
@@ -115,6 +128,10 @@ namespace step2
                                     const lab::Gemm<float> &, cudaStream_t);
   template void update_block_column(const CholeskyArgs<double> &, int, int, int, int,
                                     const lab::Gemm<double> &, cudaStream_t);
+  template void update_lower_triangle(const CholeskyArgs<float> &, int, int, int, const lab::Gemm<float> &,
+                                      cudaStream_t);
+  template void update_lower_triangle(const CholeskyArgs<double> &, int, int, int, const lab::Gemm<double> &,
+                                      cudaStream_t);
   template void factorize_4_right_looking_gemm(const CholeskyArgs<float> &);
   template void factorize_4_right_looking_gemm(const CholeskyArgs<double> &);
 } // namespace step2

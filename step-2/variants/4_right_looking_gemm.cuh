@@ -60,6 +60,14 @@ namespace step2
   void update_block_column(const CholeskyArgs<T> &args, int p, int w, int q, int wq,
                            const lab::Gemm<T> &gemm, cudaStream_t stream);
 
+  // Step 3 from column q on in one product (variant 9): the lower triangle of the
+  // trailing matrix from row and column q loses the product of the panel p (w columns
+  // wide) with itself, and nothing above the diagonal is computed but the product's
+  // overhang (lab::Output::lower_triangle).
+  template <typename T>
+  void update_lower_triangle(const CholeskyArgs<T> &args, int p, int w, int q, const lab::Gemm<T> &gemm,
+                             cudaStream_t stream);
+
   template <typename T>
   void factorize_4_right_looking_gemm(const CholeskyArgs<T> &args);
 } // namespace step2

@@ -25,6 +25,21 @@ namespace step2
       static SideStream side;
       return side;
     }
+
+    // Step 3 beyond the next panel: the trailing matrix from column q on loses the
+    // product of the panel at p, in block columns @p width wide, or (variant 9) as one
+    // lower-triangle product.
+    template <typename T>
+    void update_rest(const CholeskyArgs<T> &args, int p, int q, int width, const lab::Gemm<T> &update,
+                     cudaStream_t s)
+    {
+      const int nb = std::min(args.n, args.panel_width), end = args.rows_end(p, nb);
+      if (width == one_lower_triangle_product)
+        update_lower_triangle(args, p, nb, q, update, s);
+      else
+        for (; q < end; q += width)
+          update_block_column(args, p, nb, q, std::min(width, end - q), update, s);
+    }
   } // namespace
 
   template <typename T>
@@ -43,8 +58,8 @@ namespace step2
     // on s (update_block_column, min(next_width, end - next) columns wide); make
     // side.stream wait for that with lab::wait_for
     // and the event `side.columns_ready`, and factorise the next panel on side.stream
-    // (`panel(args, next, ...)`); meanwhile update the rest of the trailing matrix up
-    // to end on s, in block columns update_width wide; last, make s wait for
+    // (`panel(args, next, ...)`); meanwhile update the rest of the trailing matrix,
+    // from column next + next_width, on s (`update_rest`); last, make s wait for
     // side.stream through `side.panel_done`.
     // No other waits: each one you add serialises work the look-ahead overlaps.
     for (int p = 0; p + nb < n; p += nb)
@@ -57,8 +72,7 @@ namespace step2
         lab::wait_for(s, side.columns_ready, side.stream.get());
         panel(args, next, side.stream.get());
         // 3. ... while the rest of the trailing matrix is updated here.
-        for (int q = next + next_width; q < end; q += update_width)
-          update_block_column(args, p, nb, q, std::min(update_width, end - q), update, s);
+        update_rest(args, p, next + next_width, update_width, update, s);
         // 4. Both done before the next step.
         lab::wait_for(side.stream.get(), side.panel_done, s);
       }

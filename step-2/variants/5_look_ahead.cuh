@@ -33,7 +33,8 @@
 // and reports both.
 //
 // Variants 7 and 8 (7_panel_by_halves.cuh, 8_base_block_in_registers.cuh) run this
-// loop with a shorter panel; variant 6 (6_mixed_precision_solve.cuh) runs variant 8
+// loop with a shorter panel, variant 9 (9_lower_triangle_update.cuh) with the rest of
+// the update in one product; variant 6 (6_mixed_precision_solve.cuh) runs variant 8
 // with a faster, less precise product for the trailing update:
 // CholeskyArgs::update_gemm.
 
@@ -46,9 +47,14 @@ namespace step2
   template <typename T>
   using PanelFactorization = void (*)(const CholeskyArgs<T> &args, int p, cudaStream_t stream);
 
+  // The width of block columns that stands for "the rest of the trailing update in one
+  // lower-triangle product" (variant 9).
+  inline constexpr int one_lower_triangle_product = 0;
+
   // The look-ahead loop over panels of args.panel_width columns, each panel by @p panel,
-  // the rest of the trailing update in block columns @p update_width wide. Variant 5
-  // and variants 7 and 8 (7_panel_by_halves.cuh) differ only in these two.
+  // the rest of the trailing update in block columns @p update_width wide, or in one
+  // product if that is one_lower_triangle_product. Variant 5 and variants 7, 8 and 9
+  // (7_panel_by_halves.cuh) differ only in these two.
   template <typename T>
   void factorize_looking_ahead(const CholeskyArgs<T> &args, PanelFactorization<T> panel, int update_width);
 

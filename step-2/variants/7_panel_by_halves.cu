@@ -42,14 +42,16 @@ namespace step2
   }
 
   template <typename T>
-  void factorize_by_halves(const CholeskyArgs<T> &args, BaseBlock base)
+  void factorize_by_halves(const CholeskyArgs<T> &args, BaseBlock base, RestOfUpdate rest)
   {
     CholeskyArgs<T> wide = args;
     wide.panel_width = panel_by_halves_width(args.n, args.panel_width);
     const PanelFactorization<T> panel = base == BaseBlock::in_registers
                                           ? panel_by_halves<T, BaseBlock::in_registers>
                                           : panel_by_halves<T, BaseBlock::one_launch_then_tile_inverses>;
-    factorize_looking_ahead(wide, panel, std::min(wide.n, wide.panel_width));
+    factorize_looking_ahead(wide, panel,
+                            rest == RestOfUpdate::block_columns ? std::min(wide.n, wide.panel_width)
+                                                                : one_lower_triangle_product);
   }
 
   template <typename T>
@@ -60,8 +62,8 @@ namespace step2
 
   template std::size_t panel_by_halves_workspace<float>(int, int);
   template std::size_t panel_by_halves_workspace<double>(int, int);
-  template void factorize_by_halves(const CholeskyArgs<float> &, BaseBlock);
-  template void factorize_by_halves(const CholeskyArgs<double> &, BaseBlock);
+  template void factorize_by_halves(const CholeskyArgs<float> &, BaseBlock, RestOfUpdate);
+  template void factorize_by_halves(const CholeskyArgs<double> &, BaseBlock, RestOfUpdate);
   template void factorize_7_panel_by_halves(const CholeskyArgs<float> &);
   template void factorize_7_panel_by_halves(const CholeskyArgs<double> &);
 } // namespace step2

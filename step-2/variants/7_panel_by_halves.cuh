@@ -43,10 +43,21 @@ namespace step2
   template <typename T>
   std::size_t panel_by_halves_workspace(int n, int panel_width);
 
+  // How the look-ahead loop updates the trailing matrix beyond the next panel: in block
+  // columns one panel wide (variants 7 and 8), or in one product that computes only its
+  // lower triangle (variant 9).
+  enum class RestOfUpdate
+  {
+    block_columns,
+    one_lower_triangle_product
+  };
+
   // The look-ahead loop with these panels, their base blocks done as @p base says
-  // (variant 8 differs from variant 7 only there).
+  // (variant 8 differs from variant 7 only there), the rest of the update as @p rest
+  // says (variant 9 differs from variant 8 only there).
   template <typename T>
-  void factorize_by_halves(const CholeskyArgs<T> &args, BaseBlock base);
+  void factorize_by_halves(const CholeskyArgs<T> &args, BaseBlock base,
+                           RestOfUpdate rest = RestOfUpdate::block_columns);
 
   template <typename T>
   void factorize_7_panel_by_halves(const CholeskyArgs<T> &args);

@@ -18,6 +18,7 @@
 #include <lab/device.h>
 #include <lab/device_buffer.h>
 #include <lab_catch.h>
+#include <lower_triangle_product.h>
 
 #include <cmath>
 #include <limits>
@@ -454,4 +455,26 @@ TEST_CASE("planted: a candidate that writes nothing or zeros is caught by the tu
   CHECK(std::isnan(results[1].error));
   CHECK_FALSE(results[2].passed);
   CHECK(step4::fastest_checked(results) == 0);
+}
+
+// A lower-triangle product (lab::Output::lower_triangle), which step4::gemm computes in
+// block columns: right on and below the diagonal, nothing changed at or beyond the
+// overhang or in C's padding; sizes around one block column.
+TEST_CASE("step4::gemm and gemm_tf32 compute a lower triangle on request", "[gpu]")
+{
+  for (const lab::Op op_a : {lab::Op::none, lab::Op::transpose})
+    for (const lab::Op op_b : {lab::Op::none, lab::Op::transpose})
+      for (const int m : {1, 255, 257, 600})
+        {
+          INFO(m << " " << lab::op_letter(op_a) << lab::op_letter(op_b));
+          const auto f = lab_test::lower_triangle_product<float>(step4::gemm, m, 40, op_a, op_b, -1.0f, 1.0f);
+          CHECK(f.worst_error <= step4::gemm_tolerance<float>(40));
+          CHECK(f.changed_too_far == 0);
+          const auto t = lab_test::lower_triangle_product<float>(step4::gemm_tf32, m, 40, op_a, op_b, 1.5f, 0.0f);
+          CHECK(t.worst_error <= step4::tf32_tolerance(40));
+          CHECK(t.changed_too_far == 0);
+          const auto d = lab_test::lower_triangle_product<double>(step4::gemm, m, 40, op_a, op_b, -1.0, 1.0);
+          CHECK(d.worst_error <= step4::gemm_tolerance<double>(40));
+          CHECK(d.changed_too_far == 0);
+        }
 }

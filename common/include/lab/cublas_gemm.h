@@ -14,6 +14,9 @@
 /// called with B and A swapped and m and n swapped, and each operand keeps its own
 /// transpose flag.
 ///
+/// **A lower triangle only** (lab::Output::lower_triangle): one batched call over the
+/// triangle's square tiles (see the source for why, and what it was measured against).
+///
 /// **FP32 and TF32.** Since CUDA 11, cuBLAS may run an FP32 product on the tensor
 /// cores in TF32 (inputs rounded to 10 mantissa bits) when allowed to. The course
 /// compares its FP32 code with pure FP32 (`CUBLAS_COMPUTE_32F`, TF32 off) and its

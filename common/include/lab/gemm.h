@@ -47,6 +47,21 @@ namespace lab
   /// BLAS's letters for the two: "N" and "T".
   inline const char *op_letter(Op op) { return op == Op::none ? "N" : "T"; }
 
+  /// Which entries of C a product must compute. A symmetric update such as step-2's
+  /// trailing update, C ← C − P Pᵀ, needs only C's lower triangle: the other half is
+  /// its mirror image, and computing it too costs twice the flops.
+  enum class Output
+  {
+    whole,         ///< every entry of C
+    lower_triangle ///< C is square (m = n): only the entries on and below its diagonal
+  };
+
+  /// How far right of the diagonal a lower-triangle product may write: it may compute
+  /// the square tiles on the diagonal whole, tiles of at most this many columns, so
+  /// entry (i, j) may change for j < i + lower_triangle_overhang and no further right.
+  /// (Step-5's band storage holds that many entries above the diagonal.)
+  inline constexpr int lower_triangle_overhang = 256;
+
   /// The sizes and transposes of one product, without the data.
   struct GemmShape
   {
@@ -83,6 +98,7 @@ namespace lab
     int ldb = 0;           ///< leading dimension of B
     T *c = nullptr;        ///< C on the device
     int ldc = 0;           ///< leading dimension of C
+    Output output = Output::whole; ///< all of C, or only its lower triangle
 
     /// Entry (i, p) of op(A): the one place where a transpose is an index swap. The
     /// simple kernels read through it; the fast ones load whole tiles and handle the
@@ -133,4 +149,27 @@ namespace lab
   /// lambda that holds a library handle.
   template <typename T>
   using Gemm = std::function<void(const GemmArgs<T> &, cudaStream_t)>;
+
+  /// A lower-triangle product as ordinary ones, for an implementation with nothing
+  /// better: C cut into block columns @p width wide (at most lower_triangle_overhang),
+  /// each computed from its diagonal down by @p whole, one product per column. Each
+  /// column's square on the diagonal is computed whole.
+  template <typename T, typename WholeProduct>
+  void lower_triangle_by_block_columns(const GemmArgs<T> &g, WholeProduct &&whole, cudaStream_t stream,
+                                       int width = lower_triangle_overhang)
+  {
+    const int m = g.shape.m;
+    for (int j = 0; j < m; j += width)
+      {
+        GemmArgs<T> column = g;
+        column.output = Output::whole;
+        column.shape.m = m - j;
+        column.shape.n = m - j < width ? m - j : width;
+        // Rows j ... of op(A), columns j ... of op(B), the block of C at (j, j).
+        column.a = g.shape.op_a == Op::none ? g.a + static_cast<long>(j) * g.lda : g.a + j;
+        column.b = g.shape.op_b == Op::none ? g.b + j : g.b + static_cast<long>(j) * g.ldb;
+        column.c = g.c + static_cast<long>(j) * g.ldc + j;
+        whole(column, stream);
+      }
+  }
 } // namespace lab

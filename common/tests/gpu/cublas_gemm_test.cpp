@@ -6,6 +6,7 @@
 #include <lab/device_buffer.h>
 #include <lab/test_matrices.h>
 #include <lab_catch.h>
+#include <lower_triangle_product.h>
 
 #include "test_support.h"
 
@@ -88,4 +89,59 @@ TEST_CASE("cublas_gemm: an empty C does nothing; k = 0 scales C by beta", "[gpu]
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 4; ++j)
       CHECK(c_out(i, j) == 0.5f * c_in(i, j));
+}
+
+// A lower-triangle product: one batch over the full 256 × 256 tiles, then the strip and
+// the corner that are left (sizes below, at and above one tile and one tile ± 1, and a
+// size with a partial tile), every transpose, C poisoned or given. Right on and below
+// the diagonal; nothing changed at or beyond the overhang, nor in C's padding.
+TEST_CASE("cublas_gemm: a lower triangle only, FP32, TF32 and FP64", "[gpu]")
+{
+  lab::Cublas cublas;
+  const lab::Gemm<float> fp32 = lab::cublas_gemm(cublas, lab::CublasMath::fp32);
+  const lab::Gemm<float> tf32 = lab::cublas_gemm(cublas, lab::CublasMath::tf32);
+  const lab::Gemm<double> fp64 = lab::cublas_gemm(cublas);
+  const double eps_float = std::numeric_limits<float>::epsilon();
+  const double eps_double = std::numeric_limits<double>::epsilon();
+  for (const lab::Op op_a : {lab::Op::none, lab::Op::transpose})
+    for (const lab::Op op_b : {lab::Op::none, lab::Op::transpose})
+      for (const int m : {1, 2, 255, 256, 257, 600})
+        for (const int k : {1, 70})
+          {
+            INFO(m << "x" << m << "x" << k << " " << lab::op_letter(op_a) << lab::op_letter(op_b));
+            const double bound_float = (k + 2) * eps_float;
+            for (const auto &r : {lab_test::lower_triangle_product(fp32, m, k, op_a, op_b, -1.0f, 1.0f),
+                                  lab_test::lower_triangle_product(fp32, m, k, op_a, op_b, 1.5f, 0.0f)})
+              {
+                CHECK(r.worst_error <= bound_float);
+                CHECK(r.changed_too_far == 0);
+              }
+            const auto t = lab_test::lower_triangle_product(tf32, m, k, op_a, op_b, -1.0f, 1.0f);
+            CHECK(t.worst_error <= bound_float + 2.0 / 1024);
+            CHECK(t.changed_too_far == 0);
+            for (const auto &r : {lab_test::lower_triangle_product(fp64, m, k, op_a, op_b, -1.0, 1.0),
+                                  lab_test::lower_triangle_product(fp64, m, k, op_a, op_b, 1.5, 0.0)})
+              {
+                CHECK(r.worst_error <= (k + 2) * eps_double);
+                CHECK(r.changed_too_far == 0);
+              }
+          }
+}
+
+// The helper above must be able to fail: a product that computes C whole (ignoring the
+// request) changes entries beyond the overhang, and one that writes nothing is wrong
+// below the diagonal (NaN, with C poisoned).
+TEST_CASE("cublas_gemm: the lower-triangle check fails on a product that ignores it", "[gpu]")
+{
+  lab::Cublas cublas;
+  const lab::Gemm<float> whole = [&cublas](const lab::GemmArgs<float> &g, cudaStream_t stream) {
+    lab::GemmArgs<float> all = g;
+    all.output = lab::Output::whole;
+    cublas.gemm(all, lab::CublasMath::fp32, stream);
+  };
+  CHECK(lab_test::lower_triangle_product(whole, 600, 8, lab::Op::none, lab::Op::transpose, -1.0f, 1.0f)
+          .changed_too_far > 0);
+  const lab::Gemm<float> nothing = [](const lab::GemmArgs<float> &, cudaStream_t) {};
+  CHECK(std::isnan(
+    lab_test::lower_triangle_product(nothing, 300, 8, lab::Op::none, lab::Op::transpose, 1.0f, 0.0f).worst_error));
 }

@@ -47,7 +47,11 @@ namespace lab
     if (executable_)
       LAB_CHECK(cudaGraphExecDestroy(executable_));
     executable_ = nullptr;
-    const cudaError_t status = cudaGraphInstantiate(&executable_, graph, 0);
+    // A kernel captured from a stream of high priority (step-2's panel chain) keeps
+    // that priority in the graph only when asked to: by default every node runs at the
+    // priority of the stream the graph is launched into, and the chain then queues
+    // behind the thousands of blocks of the trailing update.
+    const cudaError_t status = cudaGraphInstantiate(&executable_, graph, cudaGraphInstantiateFlagUseNodePriority);
     cudaGraphDestroy(graph);
     LAB_CHECK(status);
   }

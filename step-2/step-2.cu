@@ -9,8 +9,9 @@
 // wide panels whose flops are matrix products (lab::Gemm, cuBLAS here; step-5 runs the
 // same code on step-4's kernels); variant 5 hides the panels behind the products
 // (look-ahead); variant 7 shortens the panel's chain (its diagonal block by halves);
-// variant 8 shortens it again (the smallest blocks factorised and inverted in registers)
-// and runs also as a CUDA graph; variant 6 solves A x = b with variant 8's
+// variant 8 shortens it again (the smallest blocks factorised and inverted in registers);
+// variant 9 does the rest of each trailing update as one product that computes only the
+// lower triangle, and runs also as a CUDA graph; variant 6 solves A x = b with variant 8's
 // factorisation in float, a TF32 trailing update and iterative refinement in float or
 // double. Every
 // variant is checked by its residual and timed against cuSOLVER in the same run on the
@@ -147,7 +148,7 @@ namespace step2
   // factor with its copy in T. On the GPU: A as generated (each run starts from it),
   // the matrix being factorised, variant 6's float factor, cuSOLVER IRS's workspace (a
   // float LU of A, and less beside it: counted as one float matrix), and the largest
-  // workspace of a variant (variants 7 and 8's: an n×2nb copy of a panel and two 2nb×2nb
+  // workspace of a variant (variants 7 to 9's: an n×2nb copy of a panel and two 2nb×2nb
   // blocks); potrf's workspace is small beside them.
   template <typename T>
   lab::Memory memory_needed(int n, int panel_width)
@@ -488,7 +489,7 @@ int main(int argc, char **argv)
                   "its four refinement methods\n");
       std::printf("check: ||L L^T - A||_F / ||A||_F <= %g n eps, every entry in double (on the GPU above "
                   "n = %d); random SPD matrices of condition %g; panel width of variants 4 and 5: %d (float), "
-                  "%d (double), of variants 7 and 8 about n/16 from that to twice that (variant 6: float's, in "
+                  "%d (double), of variants 7 to 9 about n/16 from that to twice that (variant 6: float's, in "
                   "both)\n",
                   residual_constant, on_host_up_to, condition_number, settings.panel_width_for<float>(),
                   settings.panel_width_for<double>());

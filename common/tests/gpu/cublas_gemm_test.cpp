@@ -13,6 +13,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <tuple>
 
 namespace
 {
@@ -38,16 +39,24 @@ namespace
     c_device.download(c_out);
     return lab_test::host_product_error(s, alpha, beta, a, b, c_in, c_out);
   }
+
+  // cuBLAS's three products and the bounds of their rounding.
+  struct CublasProducts
+  {
+    lab::Cublas cublas;
+    const lab::Gemm<float> fp32 = lab::cublas_gemm(cublas, lab::CublasMath::fp32);
+    const lab::Gemm<float> tf32 = lab::cublas_gemm(cublas, lab::CublasMath::tf32);
+    const lab::Gemm<double> fp64 = lab::cublas_gemm(cublas);
+    static constexpr double eps_float = std::numeric_limits<float>::epsilon();
+    static constexpr double eps_double = std::numeric_limits<double>::epsilon();
+  };
 } // namespace
 
 TEST_CASE("cublas_gemm: FP32, TF32 and FP64 through lab::Gemm, every transpose", "[gpu]")
 {
-  lab::Cublas cublas;
-  const lab::Gemm<float> fp32 = lab::cublas_gemm(cublas, lab::CublasMath::fp32);
-  const lab::Gemm<float> tf32 = lab::cublas_gemm(cublas, lab::CublasMath::tf32);
-  const lab::Gemm<double> fp64 = lab::cublas_gemm(cublas);
-  const double eps_float = std::numeric_limits<float>::epsilon();
-  const double eps_double = std::numeric_limits<double>::epsilon();
+  const CublasProducts p;
+  const auto &[fp32, tf32, fp64] = std::tie(p.fp32, p.tf32, p.fp64);
+  const double eps_float = p.eps_float, eps_double = p.eps_double;
   for (const lab::Op op_a : {lab::Op::none, lab::Op::transpose})
     for (const lab::Op op_b : {lab::Op::none, lab::Op::transpose})
       for (const lab::GemmShape shape : {lab::GemmShape{1, 1, 1}, lab::GemmShape{17, 33, 65},
@@ -97,12 +106,9 @@ TEST_CASE("cublas_gemm: an empty C does nothing; k = 0 scales C by beta", "[gpu]
 // the diagonal; nothing changed at or beyond the overhang, nor in C's padding.
 TEST_CASE("cublas_gemm: a lower triangle only, FP32, TF32 and FP64", "[gpu]")
 {
-  lab::Cublas cublas;
-  const lab::Gemm<float> fp32 = lab::cublas_gemm(cublas, lab::CublasMath::fp32);
-  const lab::Gemm<float> tf32 = lab::cublas_gemm(cublas, lab::CublasMath::tf32);
-  const lab::Gemm<double> fp64 = lab::cublas_gemm(cublas);
-  const double eps_float = std::numeric_limits<float>::epsilon();
-  const double eps_double = std::numeric_limits<double>::epsilon();
+  const CublasProducts p;
+  const auto &[fp32, tf32, fp64] = std::tie(p.fp32, p.tf32, p.fp64);
+  const double eps_float = p.eps_float, eps_double = p.eps_double;
   for (const lab::Op op_a : {lab::Op::none, lab::Op::transpose})
     for (const lab::Op op_b : {lab::Op::none, lab::Op::transpose})
       for (const int m : {1, 2, 255, 256, 257, 600})

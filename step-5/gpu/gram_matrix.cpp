@@ -46,20 +46,6 @@ namespace step5
          stream);
   }
 
-  namespace
-  {
-    cublasStatus_t syrk(cublasHandle_t handle, cublasOperation_t trans, int n, const float *h, float *c)
-    {
-      const float one = 1, zero = 0;
-      return cublasSsyrk(handle, vendor_syrk_fill_mode, trans, n, n, &one, h, n, &zero, c, n);
-    }
-    cublasStatus_t syrk(cublasHandle_t handle, cublasOperation_t trans, int n, const double *h, double *c)
-    {
-      const double one = 1, zero = 0;
-      return cublasDsyrk(handle, vendor_syrk_fill_mode, trans, n, n, &one, h, n, &zero, c, n);
-    }
-  } // namespace
-
   // With H by columns, trans T is HᵀH and trans N is HHᵀ; with H by rows (Hᵀ to
   // cuBLAS), the other way round.
   template <typename T>
@@ -67,7 +53,8 @@ namespace step5
   {
     const bool gram_of_columns = (op == lab::Op::transpose) == (storage == Storage::by_columns);
     cublas.bind(stream);
-    LAB_CHECK(syrk(cublas.get(), gram_of_columns ? CUBLAS_OP_T : CUBLAS_OP_N, n, h, c));
+    LAB_CHECK(lab::square_syrk(cublas.get(), vendor_syrk_fill_mode, gram_of_columns ? CUBLAS_OP_T : CUBLAS_OP_N, n,
+                               h, c));
   }
 
   template void lower_gram(const float *, int, int, int, lab::Op, float *, int, const lab::Gemm<float> &,

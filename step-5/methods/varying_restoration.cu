@@ -10,6 +10,7 @@
 #include <lab/timer.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -109,6 +110,9 @@ namespace step5
                                                const lab::Matrix<double> &degraded, const VaryingOptions &options,
                                                DeviceProblem<T> *problem, lab::Cublas *cublas)
   {
+    if (options.use_gpu && (problem == nullptr || cublas == nullptr))
+      throw std::invalid_argument("step5::restore_with_field: the GPU methods need the field's problem on the "
+                                  "device and a cuBLAS handle");
     std::vector<MethodResult> results;
     const Psf &mean = sampled.mean;
     lab::HostTimer timer;

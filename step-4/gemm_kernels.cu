@@ -99,14 +99,12 @@ namespace step4
   // the H100 it was faster than kernel 11 on every shape of the sweep (the square
   // sizes, the thin k = 256 product and the transposed ones).
   //
-  // A lower triangle (lab::Output::lower_triangle) is computed block column by block
-  // column (lab::lower_triangle_by_block_columns): the kernels have no grid that
-  // leaves out the tiles above the diagonal.
+  // A lower triangle (lab::Output::lower_triangle): kernel 15 leaves out the tiles
+  // above the diagonal itself, in one launch; the other kernels compute it block column
+  // by block column (lab::lower_triangle_by_block_columns).
   void CourseGemm::operator()(const GemmArgs<float> &g, cudaStream_t stream) const
   {
-    if (g.output == lab::Output::lower_triangle)
-      lab::lower_triangle_by_block_columns(g, *this, stream);
-    else if (g.shape.m > 0 && g.shape.n > 0)
+    if (g.shape.m > 0 && g.shape.n > 0)
       launch_15_async_pipeline(g, stream);
   }
 

@@ -230,6 +230,12 @@ namespace step4
     float *const tiles = reinterpret_cast<float *>(shared_memory);
 
     const int row0 = blockIdx.y * bm, col0 = blockIdx.x * bn;
+    // A product of C's lower triangle only (lab::Output::lower_triangle) leaves out the
+    // tiles wholly above the diagonal, whose first column lies right of their last row;
+    // a tile the diagonal crosses is computed whole (bm + bn − 1 columns at most right of
+    // the diagonal: within lab::lower_triangle_overhang for both sizes below).
+    if (g.output == lab::Output::lower_triangle && col0 > row0 + bm - 1)
+      return;
     const GemmShape &s = g.shape;
     const MatrixView<float> a{g.a, g.lda, s.a_rows(), s.a_cols()};
     const MatrixView<float> b{g.b, g.ldb, s.b_rows(), s.b_cols()};
@@ -363,6 +369,7 @@ namespace step4
   // most 128 registers (it uses 127). 99 KB is also exactly what a block may have on
   // sm_86 and sm_89, where one block fits. The header gives the other sizes measured.
   using AsyncPipelineConfig = PipelineConfig<128, 128, 32, 64, 32, 3>;
+  static_assert(AsyncPipelineConfig::bm + AsyncPipelineConfig::bn - 1 <= lab::lower_triangle_overhang);
 
   // @sect3{Small products}
   //
@@ -384,6 +391,7 @@ namespace step4
   // times as many blocks, each a quarter of the work. Step-5's band pipeline at 256²
   // went from 165 to 97 ms with it.
   using SmallProductConfig = PipelineConfig<64, 64, 32, 32, 32, 3>;
+  static_assert(SmallProductConfig::bm + SmallProductConfig::bn - 1 <= lab::lower_triangle_overhang);
 
   bool is_small_product(const GemmShape &shape)
   {

@@ -457,9 +457,11 @@ TEST_CASE("planted: a candidate that writes nothing or zeros is caught by the tu
   CHECK(step4::fastest_checked(results) == 0);
 }
 
-// A lower-triangle product (lab::Output::lower_triangle), which step4::gemm computes in
-// block columns: right on and below the diagonal, nothing changed at or beyond the
-// overhang or in C's padding; sizes around one block column.
+// A lower-triangle product (lab::Output::lower_triangle): in float kernel 15 leaves out
+// the tiles above the diagonal (tiles of 64² below about 132 tiles, of 128² from 2100
+// on), in TF32 and double block columns: right on and below the diagonal, nothing
+// changed at or beyond the overhang or in C's padding; sizes around one block column
+// and one tile.
 TEST_CASE("step4::gemm and gemm_tf32 compute a lower triangle on request", "[gpu]")
 {
   for (const lab::Op op_a : {lab::Op::none, lab::Op::transpose})
@@ -477,4 +479,12 @@ TEST_CASE("step4::gemm and gemm_tf32 compute a lower triangle on request", "[gpu
           CHECK(d.worst_error <= step4::gemm_tolerance<double>(40));
           CHECK(d.changed_too_far == 0);
         }
+  for (const int m : {2100, 2177})
+    {
+      INFO(m << " on tiles of 128²");
+      const auto f = lab_test::lower_triangle_product<float>(step4::gemm, m, 20, lab::Op::none, lab::Op::transpose,
+                                                             -1.0f, 1.0f);
+      CHECK(f.worst_error <= step4::gemm_tolerance<float>(20));
+      CHECK(f.changed_too_far == 0);
+    }
 }

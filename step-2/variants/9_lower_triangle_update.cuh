@@ -13,9 +13,9 @@
 // computes only the lower triangle of C (lab::Output::lower_triangle). How is up to
 // the product: cuBLAS's (step-2's own program) runs it as one batched call over the
 // triangle's 256 × 256 tiles, 48 TFLOP/s at m = 14336 (lab/cublas_gemm.h); step-4's
-// kernels run it in block columns 256 wide, and could one day run a grid that leaves
-// out the tiles above the diagonal. The variant does not care which: it asks for a
-// triangle. Whatever the product writes above the diagonal stays within
+// kernel 15 in one launch whose tiles above the diagonal return at once, its TF32 and
+// FP64 kernels in block columns 256 wide. The variant does not care which: it asks for
+// a triangle. Whatever the product writes above the diagonal stays within
 // lab::lower_triangle_overhang of it, so band matrices (step-5) are safe too.
 
 #include "../cholesky_variants.h"

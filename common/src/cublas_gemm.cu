@@ -56,10 +56,10 @@ namespace lab
       int column = 0, first = 0; // first: the number of the column's first tile
       while (first + side - column <= t)
         first += side - column++;
-      const long i = static_cast<long>(column + t - first) * tile, j = static_cast<long>(column) * tile;
-      a_tiles[t] = g.shape.op_a == Op::none ? g.a + i * g.lda : g.a + i;
-      b_tiles[t] = g.shape.op_b == Op::none ? g.b + j : g.b + j * g.ldb;
-      c_tiles[t] = g.c + i * g.ldc + j;
+      const GemmArgs<T> tile_product = g.block((column + t - first) * tile, column * tile, tile, tile);
+      a_tiles[t] = tile_product.a;
+      b_tiles[t] = tile_product.b;
+      c_tiles[t] = tile_product.c;
     }
 
     // The lower triangle: the full tiles in one batch, then what is left of the last
@@ -80,7 +80,7 @@ namespace lab
           constexpr int threads = 256;
           lower_tile_pointers<<<(count + threads - 1) / threads, threads, 0, stream>>>(g, side, b_tiles, a_tiles,
                                                                                        c_tiles);
-          LAB_CHECK(cudaGetLastError());
+          LAB_CHECK_LAUNCH();
           const GemmShape &s = g.shape;
           LAB_CHECK(cublasGemmBatchedEx(handle, cublas_op(s.op_b), cublas_op(s.op_a), tile, tile, s.k, &g.alpha,
                                         reinterpret_cast<const void *const *>(b_tiles), types.data, g.ldb,
@@ -91,20 +91,9 @@ namespace lab
         }
       if (full == m)
         return;
-      GemmArgs<T> rest = g; // rows full ... m − 1 of C: columns 0 ... full − 1, then the corner
-      rest.output = Output::whole;
-      rest.shape.m = m - full;
-      rest.a = g.shape.op_a == Op::none ? g.a + static_cast<long>(full) * g.lda : g.a + full;
-      rest.c = g.c + static_cast<long>(full) * g.ldc;
       if (full > 0)
-        {
-          rest.shape.n = full;
-          whole_product(handle, rest, types);
-        }
-      rest.shape.n = m - full;
-      rest.b = g.shape.op_b == Op::none ? g.b + full : g.b + static_cast<long>(full) * g.ldb;
-      rest.c += full;
-      whole_product(handle, rest, types);
+        whole_product(handle, g.block(full, 0, m - full, full), types);
+      whole_product(handle, g.block(full, full, m - full, m - full), types);
     }
 
     template <typename T>

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <vector>
 
 namespace
@@ -75,4 +76,32 @@ TEST_CASE("gemm: launchers and lambdas convert to lab::Gemm")
   from_function({}, nullptr);
   from_lambda(lab::GemmArgs<float>{{10, 1, 1}}, nullptr);
   CHECK(calls == 11);
+}
+
+TEST_CASE("gemm: block is the part of the product that computes one block of C")
+{
+  // A 4x3 (ld 5), B 3x6 (ld 7), C 4x6 (ld 8): the block of C at (1, 2), 2 x 3.
+  std::vector<double> a(20), b(21), c(32);
+  std::iota(a.begin(), a.end(), 0.0); // every entry its own index, so that reads can be told apart
+  std::iota(b.begin(), b.end(), 100.0);
+  lab::GemmArgs<double> g = lab::gemm_args<double>({4, 6, 3}, 2, a.data(), 5, b.data(), 7, 0.5, c.data(), 8);
+  g.output = lab::Output::lower_triangle;
+  const lab::GemmArgs<double> part = g.block(1, 2, 2, 3);
+  CHECK(part.shape.m == 2);
+  CHECK(part.shape.n == 3);
+  CHECK(part.shape.k == 3);
+  CHECK(part.alpha == 2);
+  CHECK(part.beta == 0.5);
+  CHECK(part.output == lab::Output::whole);
+  CHECK(part.a == a.data() + 5);      // row 1 of A
+  CHECK(part.b == b.data() + 2);      // column 2 of B
+  CHECK(part.c == c.data() + 8 + 2);  // entry (1, 2) of C
+  // Transposed operands: op(A)'s row 1 is A's column 1, op(B)'s column 2 is B's row 2.
+  g.shape.op_a = lab::Op::transpose;
+  g.shape.op_b = lab::Op::transpose;
+  const lab::GemmArgs<double> transposed = g.block(1, 2, 2, 3);
+  CHECK(transposed.a == a.data() + 1);
+  CHECK(transposed.b == b.data() + 2 * 7);
+  CHECK(transposed.op_a(0, 0) == g.op_a(1, 0));
+  CHECK(transposed.op_b(0, 0) == g.op_b(0, 2));
 }

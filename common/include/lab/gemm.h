@@ -115,6 +115,21 @@ namespace lab
                                     : b[static_cast<long>(j) * ldb + p];
     }
 
+    /// The part of this product that computes the @p rows × @p columns block of C at
+    /// (@p row, @p column), all of it: op(A)'s rows from @p row, op(B)'s columns from
+    /// @p column, the same k, α and β.
+    LAB_HOST_DEVICE GemmArgs block(int row, int column, int rows, int columns) const
+    {
+      GemmArgs part = *this;
+      part.shape.m = rows;
+      part.shape.n = columns;
+      part.a = shape.op_a == Op::none ? a + static_cast<long>(row) * lda : a + row;
+      part.b = shape.op_b == Op::none ? b + column : b + static_cast<long>(column) * ldb;
+      part.c = c + static_cast<long>(row) * ldc + column;
+      part.output = Output::whole;
+      return part;
+    }
+
     /// The last step of every kernel: C(i, j) = α·sum + β·C(i, j), where β = 0 does
     /// not read C.
     LAB_HOST_DEVICE void store(int i, int j, T sum) const
@@ -160,16 +175,6 @@ namespace lab
   {
     const int m = g.shape.m;
     for (int j = 0; j < m; j += width)
-      {
-        GemmArgs<T> column = g;
-        column.output = Output::whole;
-        column.shape.m = m - j;
-        column.shape.n = m - j < width ? m - j : width;
-        // Rows j ... of op(A), columns j ... of op(B), the block of C at (j, j).
-        column.a = g.shape.op_a == Op::none ? g.a + static_cast<long>(j) * g.lda : g.a + j;
-        column.b = g.shape.op_b == Op::none ? g.b + j : g.b + static_cast<long>(j) * g.ldb;
-        column.c = g.c + static_cast<long>(j) * g.ldc + j;
-        whole(column, stream);
-      }
+      whole(g.block(j, j, m - j, m - j < width ? m - j : width), stream);
   }
 } // namespace lab

@@ -157,20 +157,6 @@ namespace lab
     product(handle_, g, {CUDA_R_64F, CUBLAS_COMPUTE_64F}, stream);
   }
 
-  cublasStatus_t square_syrk(cublasHandle_t handle, cublasFillMode_t fill, cublasOperation_t trans, int n,
-                             const float *a, float *c)
-  {
-    const float one = 1, zero = 0;
-    return cublasSsyrk(handle, fill, trans, n, n, &one, a, n, &zero, c, n);
-  }
-
-  cublasStatus_t square_syrk(cublasHandle_t handle, cublasFillMode_t fill, cublasOperation_t trans, int n,
-                             const double *a, double *c)
-  {
-    const double one = 1, zero = 0;
-    return cublasDsyrk(handle, fill, trans, n, n, &one, a, n, &zero, c, n);
-  }
-
   Gemm<float> cublas_gemm(Cublas &cublas, CublasMath math)
   {
     return [&cublas, math](const GemmArgs<float> &g, cudaStream_t stream) {

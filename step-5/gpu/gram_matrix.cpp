@@ -46,6 +46,20 @@ namespace step5
          stream);
   }
 
+  cublasStatus_t square_syrk(cublasHandle_t handle, cublasFillMode_t fill, cublasOperation_t trans, int n,
+                             const float *h, float *c)
+  {
+    const float one = 1, zero = 0;
+    return cublasSsyrk(handle, fill, trans, n, n, &one, h, n, &zero, c, n);
+  }
+
+  cublasStatus_t square_syrk(cublasHandle_t handle, cublasFillMode_t fill, cublasOperation_t trans, int n,
+                             const double *h, double *c)
+  {
+    const double one = 1, zero = 0;
+    return cublasDsyrk(handle, fill, trans, n, n, &one, h, n, &zero, c, n);
+  }
+
   // With H by columns, trans T is HᵀH and trans N is HHᵀ; with H by rows (Hᵀ to
   // cuBLAS), the other way round.
   template <typename T>
@@ -53,7 +67,7 @@ namespace step5
   {
     const bool gram_of_columns = (op == lab::Op::transpose) == (storage == Storage::by_columns);
     cublas.bind(stream);
-    LAB_CHECK(lab::square_syrk(cublas.get(), vendor_syrk_fill_mode, gram_of_columns ? CUBLAS_OP_T : CUBLAS_OP_N, n,
+    LAB_CHECK(square_syrk(cublas.get(), vendor_syrk_fill_mode, gram_of_columns ? CUBLAS_OP_T : CUBLAS_OP_N, n,
                                h, c));
   }
 

@@ -66,6 +66,14 @@ namespace step5
     return vendor_h_storage(n) == Storage::by_columns ? CUBLAS_OP_T : CUBLAS_OP_N;
   }
 
+  // cuBLAS's SYRK on an n × n matrix @p h stored by columns, leading dimensions n: the
+  // triangle @p fill of C = op(H) op(H)ᵀ (op: @p trans), on the handle's stream, in
+  // float and double. vendor_gram calls it, and vendor-configurations times it.
+  cublasStatus_t square_syrk(cublasHandle_t handle, cublasFillMode_t fill, cublasOperation_t trans, int n,
+                             const float *h, float *c);
+  cublasStatus_t square_syrk(cublasHandle_t handle, cublasFillMode_t fill, cublasOperation_t trans, int n,
+                             const double *h, double *c);
+
   // The lower triangle, by columns, of C = HᵀH for op = transpose, or of C = HHᵀ for
   // op = none (the thesis' formula): n × n, from H n × n stored @p storage with
   // leading dimension n.

@@ -383,7 +383,7 @@ namespace vendor
       for (const cublasFillMode_t fill : {CUBLAS_FILL_MODE_LOWER, CUBLAS_FILL_MODE_UPPER})
         {
           cublas.bind(nullptr);
-          const auto syrk = [&] { LAB_CHECK(lab::square_syrk(cublas.get(), fill, op, n, h.data(), c.data())); };
+          const auto syrk = [&] { LAB_CHECK(step5::square_syrk(cublas.get(), fill, op, n, h.data(), c.data())); };
           const double ms = time_it(s, n, syrk, [&] { c.poison(); });
           record(s, {"syrk", precision, "n=k", n, std::string("trans ") + op_name(op) + ", " + fill_name(fill), ms,
                      double(n) * n * n,

@@ -77,16 +77,6 @@ namespace lab
   /// @p cublas's double product as a lab::Gemm (the handle must outlive it).
   Gemm<double> cublas_gemm(Cublas &cublas);
 
-  /// cuBLAS's SYRK on a square n × n matrix @p a stored by columns: the triangle @p fill
-  /// of C = op(A) op(A)ᵀ (op: @p trans), both leading dimensions n, on the handle's
-  /// stream. The vendor's HᵀH of step-5 and the measurement of its configurations
-  /// (tools/vendor-configurations) both call it.
-  cublasStatus_t square_syrk(cublasHandle_t handle, cublasFillMode_t fill, cublasOperation_t trans, int n,
-                             const float *a, float *c);
-  /// The same in double.
-  cublasStatus_t square_syrk(cublasHandle_t handle, cublasFillMode_t fill, cublasOperation_t trans, int n,
-                             const double *a, double *c);
-
   /// The product in T's own precision, what a factorisation checked against T's
   /// tolerance needs: FP32 with TF32 off for float, FP64 for double.
   template <typename T>

@@ -99,9 +99,9 @@ namespace step4
   // the H100 it was faster than kernel 11 on every shape of the sweep (the square
   // sizes, the thin k = 256 product and the transposed ones).
   //
-  // A lower triangle (lab::Output::lower_triangle): kernel 15 leaves out the tiles
-  // above the diagonal itself, in one launch; the other kernels compute it block column
-  // by block column (lab::lower_triangle_by_block_columns).
+  // A lower triangle (lab::Output::lower_triangle): kernels 15 and 14 leave out the
+  // tiles above the diagonal themselves, in one launch; the other kernels compute it
+  // block column by block column (lab::lower_triangle_by_block_columns).
   void CourseGemm::operator()(const GemmArgs<float> &g, cudaStream_t stream) const
   {
     if (g.shape.m > 0 && g.shape.n > 0)
@@ -112,15 +112,14 @@ namespace step4
   // remembered), else the ordinary FP64 units.
   void CourseGemm::operator()(const GemmArgs<double> &g, cudaStream_t stream) const
   {
-    if (g.output == lab::Output::lower_triangle)
+    if (g.shape.m == 0 || g.shape.n == 0)
+      return;
+    if (fp64_tensor_cores_available())
+      launch_14_tensor_cores_fp64(g, stream);
+    else if (g.output == lab::Output::lower_triangle)
       lab::lower_triangle_by_block_columns(g, *this, stream);
-    else if (g.shape.m > 0 && g.shape.n > 0)
-      {
-        if (fp64_tensor_cores_available())
-          launch_14_tensor_cores_fp64(g, stream);
-        else
-          launch_13_double_precision(g, stream);
-      }
+    else
+      launch_13_double_precision(g, stream);
   }
 
   // In TF32: kernel 16 where it runs, else kernel 12 for A·B and kernel 15 for the

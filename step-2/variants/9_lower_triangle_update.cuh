@@ -13,10 +13,10 @@
 // computes only the lower triangle of C (lab::Output::lower_triangle). How is up to
 // the product: cuBLAS's (step-2's own program) runs it as one batched call over the
 // triangle's 256 × 256 tiles, 48 TFLOP/s at m = 14336 (lab/cublas_gemm.h); step-4's
-// kernel 15 in one launch whose tiles above the diagonal return at once, its TF32 and
-// FP64 kernels in block columns 256 wide. The variant does not care which: it asks for
-// a triangle. Whatever the product writes above the diagonal stays within
-// lab::lower_triangle_overhang of it, so band matrices (step-5) are safe too.
+// kernels 15 (FP32) and 14 (FP64) in one launch whose tiles above the diagonal
+// return at once, its TF32 kernel in block columns 256 wide. The variant does not care
+// which: it asks for a triangle. Whatever the product writes above the diagonal stays
+// within lab::lower_triangle_overhang of it, so band matrices (step-5) are safe too.
 
 #include "../cholesky_variants.h"
 

@@ -210,6 +210,11 @@ namespace step4
     int tile_row, tile_col;
     band_order(Config::band, tile_row, tile_col);
     const int row0 = tile_row * bm, col0 = tile_col * bn;
+    // Only C's lower triangle (lab::Output::lower_triangle): as in kernel 15, a tile
+    // wholly above the diagonal returns at once, and one the diagonal crosses is
+    // computed whole (both sizes below keep bm + bn − 1 within the overhang).
+    if (g.output == lab::Output::lower_triangle && col0 > row0 + bm - 1)
+      return;
     const GemmShape &s = g.shape;
     const MatrixView<double> a{g.a, g.lda, s.a_rows(), s.a_cols()};
     const MatrixView<double> b{g.b, g.ldb, s.b_rows(), s.b_cols()};
@@ -368,6 +373,8 @@ namespace step4
   // at 40 to 48% of cuBLAS in every configuration tried.
   using Fp64TilesHopper = Fp64TensorCoreConfig<128, 128, 16, 4, 4, 4, DmmaM16n8k4>;
   using Fp64TilesAmpere = Fp64TensorCoreConfig<128, 64, 16, 2, 2, 3, DmmaM8n8k4Pair, 2>;
+  static_assert(Fp64TilesHopper::bm + Fp64TilesHopper::bn - 1 <= lab::lower_triangle_overhang);
+  static_assert(Fp64TilesAmpere::bm + Fp64TilesAmpere::bn - 1 <= lab::lower_triangle_overhang);
 
   namespace
   {

@@ -457,11 +457,11 @@ TEST_CASE("planted: a candidate that writes nothing or zeros is caught by the tu
   CHECK(step4::fastest_checked(results) == 0);
 }
 
-// A lower-triangle product (lab::Output::lower_triangle): in float kernel 15 leaves out
-// the tiles above the diagonal (tiles of 64² below about 132 tiles, of 128² from 2100
-// on), in TF32 and double block columns: right on and below the diagonal, nothing
-// changed at or beyond the overhang or in C's padding; sizes around one block column
-// and one tile.
+// A lower-triangle product (lab::Output::lower_triangle): kernel 15 in float (tiles of
+// 64² below about 132 tiles, of 128² from 2100 on) and kernel 14 in double (tiles of
+// 128²) leave out the tiles above the diagonal, TF32 goes in block columns: right on
+// and below the diagonal, nothing changed at or beyond the overhang or in C's padding;
+// sizes around one block column and one tile.
 TEST_CASE("step4::gemm and gemm_tf32 compute a lower triangle on request", "[gpu]")
 {
   for (const lab::Op op_a : {lab::Op::none, lab::Op::transpose})

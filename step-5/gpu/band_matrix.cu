@@ -3,7 +3,9 @@
 #include "gpu/psf_view.h"
 
 #include <lab/cuda_check.h>
+#include <lab/gemm.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -25,7 +27,7 @@ namespace step5
     layout.bandwidth = bandwidth;
     layout.panel = panel;
     layout.reach = round_up_to_4(bandwidth + panel - 1);
-    layout.row_length = round_up_to_4(layout.reach + 2 * panel) + 1;
+    layout.row_length = round_up_to_4(layout.reach + std::max(2 * panel, lab::lower_triangle_overhang)) + 1;
     return layout;
   }
 

@@ -35,16 +35,19 @@
 // right-looking Cholesky restricted to the band factorises the panel of columns
 // k to k + nb − 1 and the rows below it that reach into the band, down to row
 // k + nb − 1 + b: the panel's block is a rectangle whose lower-left corner lies
-// b + nb − 1 below the diagonal. It then updates the trailing matrix in block columns
-// two panels wide (step-2's variant 5), and the square of a block column on the
-// diagonal is computed whole, as one product, both of its triangles, so that up to
-// 2nb − 1 above the diagonal is written too. So the window must hold
-// @f[ -(b + nb - 1) \le j - i \le 2nb - 1, @f]
-// and the layout takes L ≥ b + nb − 1 below and S − 1 − L ≥ 2nb − 1 above. (A window
-// one entry too short above would not fail loudly: the overflowing entries of row i
-// land in row i + 1's window, below its band, and add small errors to the factor.) Two kinds
-// of entry in the window are not entries of the band, and the storage must treat
-// them so:
+// b + nb − 1 below the diagonal. Then it updates the trailing matrix, and what that
+// writes above the diagonal depends on the variant. Step-2's variant 5 goes in block
+// columns two panels wide and computes the square of each on the diagonal whole, both
+// of its triangles: up to 2nb − 1 above the diagonal. Variant 9, which this pipeline
+// runs, updates the next panel's columns the same way (nb − 1 above) and the rest in
+// one product of a lower triangle, which may write up to lab::lower_triangle_overhang
+// − 1 = 255 columns right of the diagonal (lab/gemm.h). So the window must hold
+// @f[ -(b + nb - 1) \le j - i \le \max(2nb, 256) - 1, @f]
+// and the layout takes L ≥ b + nb − 1 below and S − 1 − L ≥ max(2nb, 256) − 1 above,
+// enough for both variants. (A window one entry too short above would not fail loudly:
+// the overflowing entries of row i land in row i + 1's window, below its band, and add
+// small errors to the factor.) Two kinds of entry in the window are not entries of the
+// band, and the storage must treat them so:
 //  - below the band (b < i − j ≤ L): these are true zeros of A, and the panel's
 //    rectangle reads them as such. They must be stored zeros: any left-over value
 //    there would enter the factorisation as if A had it;
@@ -52,7 +55,9 @@
 //    lower one transposed); the diagonal tiles' products write their upper halves
 //    there and nobody reads them back.
 //
-// A small example, n = 6, b = 2, nb = 2 (so L = 4 and S = 9): each line is one row's
+// A small example, n = 6, b = 2, nb = 2, drawn with 2nb − 1 = 3 columns above the
+// diagonal instead of 255 (so L = 4 and S = 9; the real layout's rows are 252 columns
+// longer, all of them scratch, which would not fit on the page): each line is one row's
 // S elements (their numbers in brackets), one column per j − i, `A` an entry of the
 // band (diagonal included), `0` a stored zero below the band, `s` scratch above the
 // diagonal, `-` a position whose column would lie outside the matrix (j < 0 or
@@ -67,7 +72,7 @@
 //   row 5   [45..53]  0  0  A  A  A  -  -  -  -
 // @endverbatim
 // The dense code sees A(i, j) at 4 + 8 i + j: A(3, 1) at 29, the third of row 3's
-// elements, as the picture has it.
+// elements, as the picture has it (in the real layout, 4 + 260 i + j).
 //
 // Both L and S − 1 are rounded up to multiples of 4. The allocation is aligned, so
 // then storage + L is 16-byte aligned, and so is every row of every sub-block whose
@@ -100,7 +105,7 @@ namespace step5
     int bandwidth = 0;  // b: A(i, j) = 0 when |i − j| > b
     int panel = 0;      // nb: the panel width of the factorisation that will run on it
     int reach = 0;      // L = b + nb − 1 rounded up to a multiple of 4
-    int row_length = 0; // S = (L + 2 nb rounded up to a multiple of 4) + 1
+    int row_length = 0; // S = (L + max(2 nb, 256) rounded up to a multiple of 4) + 1
 
     // The layout for A of order @p n, half-bandwidth @p bandwidth, factorised with
     // panels of @p panel columns. Refuses (std::invalid_argument) n < 0,

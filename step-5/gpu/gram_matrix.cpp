@@ -33,7 +33,9 @@ namespace step5
     const lab::Op other = op == lab::Op::none ? lab::Op::transpose : lab::Op::none;
     if (n <= leaf)
       {
-        gemm(lab::gemm_args<T>({n, n, k, op, other}, 1, h, ldh, h, ldh, 0, c, ldc), stream);
+        lab::GemmArgs<T> diagonal_block = lab::gemm_args<T>({n, n, k, op, other}, 1, h, ldh, h, ldh, 0, c, ldc);
+        diagonal_block.output = lab::Output::lower_triangle;
+        gemm(diagonal_block, stream);
         return;
       }
     const int n1 = split(n, leaf), n2 = n - n1;

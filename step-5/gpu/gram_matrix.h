@@ -8,15 +8,21 @@
 // two, P = [P₁; P₂]:
 // @f[ P P^T = \begin{pmatrix} P_1 P_1^T & \cdot \\ P_2 P_1^T & P_2 P_2^T \end{pmatrix}. @f]
 // The block below the diagonal is one GEMM; the two diagonal blocks are the same
-// problem again, half the size. Recursing down to blocks of `gram_leaf` rows (then one
-// GEMM computes the whole small square, both of its triangles) costs
-// n²k (1 + leaf/n) flops for P of n rows and k columns, instead of 2n²k: 56% of the
-// GEMM's flops at n = 16384, 52% at 65536. BLAS calls this operation SYRK; here it is
-// written with lab::Gemm, so that step-5 runs it on step-4's kernels and on cuBLAS's
-// GEMM alike, and the vendor's own `cublas<t>syrk` is the comparison.
+// problem again, half the size. Recursing down to blocks of `gram_leaf` rows costs
+// n²k (1 + leaf/n) flops for P of n rows and k columns if each leaf computes its whole
+// square, instead of 2n²k. A leaf need not: it asks its product for the lower triangle
+// only (lab::Output::lower_triangle, which step-2's variant 9 introduced), and step-4's
+// kernels 15 and 14 then leave out the tiles above the diagonal, cuBLAS's product
+// computes the triangle's tiles in one batched call. A lower-triangle product is the
+// same halving taken down to single tiles, so why recurse at all? Because large
+// rectangular GEMMs are what every product does best; which leaf pays is measured
+// (below). BLAS calls this operation SYRK; here it is written with lab::Gemm, so that
+// step-5 runs it on step-4's kernels and on cuBLAS's GEMM alike, and the vendor's own
+// `cublas<t>syrk` is the comparison.
 //
-// The block above the diagonal is never written: whatever the array held there stays.
-// All matrices are row-major on the device.
+// The block above the diagonal is never written: whatever the array held there stays,
+// except within lab::lower_triangle_overhang of the diagonal, where the leaves' tiles
+// on the diagonal may write. All matrices are row-major on the device.
 
 #include "gpu/blur_gpu.h"
 
@@ -25,11 +31,18 @@
 
 namespace step5
 {
-  // Below this many rows a diagonal block is one GEMM. The products of the recursion
-  // are m × m × k with m halving at every level; below about 2048 such a product has
-  // fewer 128 × 128 output tiles (256 at 2048) than two per SM of an H100 or H200,
-  // and the GPU would run partly idle for most of the flops saved.
-  constexpr int gram_leaf = 2048;
+  // Below this many rows a diagonal block is one lower-triangle product. Measured on
+  // an H200, HᵀH for n = k = 16384 and 65536, by leaf (2048 / 4096 / 8192 / no
+  // recursion), milliseconds:
+  //   step-4's kernels, float:   100.5 / 89.2 / 89.1 / 87.6     5915 / 5739 / 5748 / 5782
+  //   step-4's kernels, double:  105.7 / 97.5 / 97.8 / 96.9     6586 / 6379 / 6452 / 6691
+  //   cuBLAS's GEMM, float:       88.5 / 88.5 / 82.5 / 83.8     5248 / 5269 / 5211 / 5261
+  //   cuBLAS's GEMM, double:      90.1 / 92.4 / 98.7 / 90.5     5264 / 5367 / 5246 / 8550
+  // 4096 is within 2% of the best for step-4's kernels everywhere. The whole triangle
+  // in one product (no recursion) is as good, except on cuBLAS in double at 65536:
+  // its batch of 256 × 256 tiles, each with an inner dimension of 65536, runs at 33
+  // TFLOP/s where its large GEMMs run at 53.
+  constexpr int gram_leaf = 4096;
 
   // The lower triangle (with the diagonal) of C = op(H) op(H)ᵀ, H k × n for
   // op = transpose (C = HᵀH, n × n) or n × k for op = none (C = HHᵀ). @p leaf is

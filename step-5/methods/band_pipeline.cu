@@ -2,6 +2,7 @@
 #include "methods/band_pipeline.h"
 
 #include <solve_and_spd_inverse/substitution.h> // step-3: triangular solves
+#include <variants/7_panel_by_halves.cuh>         // step-2: the width of variant 9's panels
 
 #include <lab/cuda_check.h>
 
@@ -15,38 +16,44 @@ namespace step5
   namespace
   {
     // The panel width trades the panels' serial work against their number and against
-    // the products' width. Each panel step factorises an nb × nb diagonal block (one
-    // thread block, work growing like nb² in a chain) and inverts it (small products),
-    // which the look-ahead hides only behind a long enough update; narrow panels make
-    // many steps and narrow products, wide ones long chains. The best width grows with
-    // the band. Measured on an H100, the whole pipeline with a Gaussian 9 × 9 PSF:
-    //   float  256²  (b = 2056):  panels of 128: 95.6 ms, 256: 102 ms
-    //   float  512²  (b = 4104):  128: 743 ms, 256: 512 ms, 384: 561 ms
-    //   float 1024²  (b = 8200):  256: 4.80 s, 384: 3.89 s, 512: 3.47 s
-    //   double 256²  (b = 2056):  128: 162 ms, 256: 179 ms
-    // The best width is about b/16 in float, and narrower in double, where the diagonal
-    // blocks are slower (as in step-2): b/32. Rounded to a multiple of 128, from 128 to
-    // 512 (the largest diagonal block step-2 factorises in one launch).
-    template <typename T>
-    int band_panel_width(int bandwidth)
+    // the products' width. Each panel step factorises an nb × nb diagonal block and
+    // inverts it, a chain that the look-ahead hides only behind a long enough update;
+    // narrow panels make many steps and narrow products, wide ones long chains. The
+    // best width grows with the band. Variant 9 is given the least width it may take
+    // and takes up to twice that (about n/16, step2::panel_by_halves_width), so the
+    // storage is laid out for the width it will take. Measured on an H200, the
+    // factorisation alone, a Gaussian 9 × 9 PSF, by the width taken:
+    //   float   256²  (b = 2056):  128: 50.4 ms, 256: 55.2 ms, 512: 62.9 ms
+    //   float   512²  (b = 4104):  256: 331 ms, 512: 362 ms, 1024: 398 ms
+    //   float  1024²  (b = 8200):  256: 2.91 s, 384: 2.56 s, 512: 2.37 s, 1024: 2.83 s
+    //   double  512²  (b = 4104):  256: 402 ms, 512: 457 ms
+    //   double 1024²  (b = 8200):  256: 3.02 s, 512: 2.66 s
+    // The best is about b/16 in both precisions. So the least width is b/32, rounded
+    // to a multiple of 64, from 64 (a substitution block) to 256.
+    int least_panel_width(int bandwidth)
     {
-      const int per_panel = sizeof(T) == 4 ? 16 : 32;
-      const int multiples = static_cast<int>(std::lround(double(bandwidth) / per_panel / 128));
-      return 128 * std::clamp(multiples, 1, 4);
+      const int multiples = static_cast<int>(std::lround(double(bandwidth) / 32 / 64));
+      return 64 * std::clamp(multiples, 1, 4);
     }
 
-    // The layout for the pipeline. The storage holds nb − 1 rows below the band
-    // (band_matrix.h), and step-3's substitution reads whole blocks of 64 rows, down
-    // to 63 below the band: panels narrower than a block are refused.
-    template <typename T>
-    BandLayout layout_for(const PsfField &psf, int rows, int cols, int panel_width)
+    // The least panel width of the pipeline: @p panel_width, or the measured best for
+    // the band. Step-3's substitution reads whole blocks of 64 rows, down to 63 below
+    // the band, and the storage holds nb − 1 rows below it (band_matrix.h): panels
+    // narrower than a block are refused.
+    int least_panel_width(const PsfField &psf, int cols, int panel_width)
     {
       if (panel_width != 0 && panel_width < step3::substitution_block)
         throw std::invalid_argument("step5::BandPipeline: panels of " + std::to_string(panel_width) +
                                     " columns, fewer than a substitution block's " +
                                     std::to_string(step3::substitution_block));
-      const int bandwidth = normal_matrix_bandwidth(psf, cols);
-      return BandLayout::make(rows * cols, bandwidth, panel_width > 0 ? panel_width : band_panel_width<T>(bandwidth));
+      return panel_width > 0 ? panel_width : least_panel_width(normal_matrix_bandwidth(psf, cols));
+    }
+
+    // The layout for panels of the width variant 9 takes, given the least.
+    BandLayout layout_for(const PsfField &psf, int rows, int cols, int least_panel)
+    {
+      const int n = rows * cols;
+      return BandLayout::make(n, normal_matrix_bandwidth(psf, cols), step2::panel_by_halves_width(n, least_panel));
     }
   } // namespace
 
@@ -58,20 +65,21 @@ namespace step5
 
   template <typename T>
   BandPipeline<T>::BandPipeline(const PsfField &psf, int rows, int cols, const lab::Gemm<T> &gemm, int panel_width)
-    : rows_(rows), cols_(cols), layout_(layout_for<T>(psf, rows, cols, panel_width)), gemm_(gemm),
-      band_(layout_.elements()), b_(static_cast<std::size_t>(layout_.n)),
-      cholesky_workspace_(band_cholesky<T>().workspace_elements(layout_.n, layout_.panel)),
+    : rows_(rows), cols_(cols), least_panel_(least_panel_width(psf, cols, panel_width)),
+      layout_(layout_for(psf, rows, cols, least_panel_)), gemm_(gemm), band_(layout_.elements()),
+      b_(static_cast<std::size_t>(layout_.n)),
+      cholesky_workspace_(pipeline_cholesky<T>().workspace_elements(layout_.n, least_panel_)),
       solve_workspace_(step3::substitution_workspace(layout_.n, one_column)), info_(1)
   {
     // The dense code sees A at the first entry of the storage's diagonal, with the
     // storage's leading dimension (band_matrix.h).
     step2::CholeskyArgs<T> args =
       step2::cholesky_args(band_.data() + layout_.index(0, 0), layout_.n, layout_.ld(), info_.data(),
-                           cholesky_workspace_.data(), gemm_, layout_.panel);
+                           cholesky_workspace_.data(), gemm_, least_panel_);
     args.bandwidth = layout_.bandwidth;
     factorisation_.capture([&](cudaStream_t stream) {
       args.stream = stream;
-      band_cholesky<T>().factorize(args);
+      pipeline_cholesky<T>().factorize(args);
     });
     // The solves, L⁻ᵀ (L⁻¹ b), in place in b.
     solves_.capture([&](cudaStream_t stream) {
@@ -90,10 +98,11 @@ namespace step5
   template <typename T>
   double BandPipeline<T>::device_bytes(const PsfField &psf, int rows, int cols, int panel_width)
   {
-    const BandLayout layout = layout_for<T>(psf, rows, cols, panel_width);
+    const int least_panel = least_panel_width(psf, cols, panel_width);
+    const BandLayout layout = layout_for(psf, rows, cols, least_panel);
     // The band, b, and the workspaces of the factorisation and of the solves.
     const double elements = double(layout.elements()) + layout.n +
-                            double(band_cholesky<T>().workspace_elements(layout.n, layout.panel)) +
+                            double(pipeline_cholesky<T>().workspace_elements(layout.n, least_panel)) +
                             double(step3::substitution_workspace(layout.n, one_column));
     return elements * sizeof(T);
   }

@@ -11,24 +11,24 @@
 // can live in the band:
 //  1. assemble A straight from the PSF into a storage of n·S numbers, S ≈ b + 3nb
 //     (band_matrix.h), and b = Hᵀg by the correlation kernel of blur_gpu.h;
-//  2. factorise it with step-2's look-ahead variant, told the bandwidth
+//  2. factorise it with step-2's variant 9, told the bandwidth
 //     (CholeskyArgs::bandwidth): the same panels, the same products through
 //     lab::Gemm, only the loops stop where the band ends, about n·b² flops;
 //  3. two triangular solves by step-3's substitution, told the bandwidth too, about
 //     4·n·b flops.
 // No H and no dense product.
 //
-// The band's products are small (b rows, one panel deep, or one column in the solves)
-// and many: a 512 × 512 image takes a thousand panel steps and eight thousand
-// substitution blocks, each a few launches. The pipeline records the factorisation and
-// the two solves once, each into a CUDA graph (lab::CudaGraph, as step-2's program does
-// for variant 5), outside the timed stages like a cuFFT plan, and every run launches
-// the two graphs: the same kernels on the same data, without the host in between.
-// What limits the band is the latency of those small kernels on the GPU itself, not
-// the host: step-4's kernel 15 runs products too small for its 128 × 128 tiles on
-// 64 × 64 ones, step-3's substitution makes two launches per block, and the panels
-// are fitted to both (band_pipeline.cu; the results page tells what each of these
-// gained). For a 256 × 256 image and a 9 × 9 PSF, b = 2056: the factorisation does
+// The band's products are small (b rows, one panel deep) and many: a 512 × 512 image
+// takes a thousand panel steps, each a few launches. The pipeline records the
+// factorisation and the two solves once, each into a CUDA graph (lab::CudaGraph, as
+// step-2's program does for its last variant), outside the timed stages like a cuFFT
+// plan, and every run launches the two graphs: the same kernels on the same data,
+// without the host in between. What limits the band is the latency of those small
+// kernels on the GPU itself, not the host: step-4's kernel 15 runs products too small
+// for its 128 × 128 tiles on 64 × 64 ones, each step's trailing update is one launch
+// (variant 9's lower-triangle product), step-3's chained substitution solves a
+// triangle in one kernel, and the panels are fitted to the band (band_pipeline.cu;
+// the results page tells what each of these gained). For a 256 × 256 image and a 9 × 9 PSF, b = 2056: the factorisation does
 // n·b² ≈ 2.8·10¹¹ flops where the dense one did n³/3 ≈ 9.4·10¹³, and the storage is
 // 0.7 GB (float) instead of 16 GiB for A alone. The band is still wide (the stacking
 // puts vertical neighbours C pixels apart) and mostly zeros inside: of each row's
@@ -53,10 +53,10 @@ namespace step5
   {
   public:
     // Allocates the band storage and the workspaces for rows × cols images restored
-    // with @p psf (its size sets the bandwidth), the products @p gemm and panels
-    // @p panel_width wide (0: the width measured best for the band, band_pipeline.cu;
-    // else at least 64, a substitution block), and records the factorisation and the
-    // solves.
+    // with @p psf (its size sets the bandwidth), the products @p gemm and panels at
+    // least @p panel_width wide (variant 9 takes up to twice that; 0: the width measured
+    // best for the band, band_pipeline.cu; else at least 64, a substitution block), and
+    // records the factorisation and the solves.
     BandPipeline(const Psf &psf, int rows, int cols, const lab::Gemm<T> &gemm, int panel_width = 0);
 
     // The same for a PSF field (psf_field.h): its picture's size sets the bandwidth,
@@ -74,7 +74,8 @@ namespace step5
 
   private:
     int rows_, cols_;
-    BandLayout layout_;
+    int least_panel_;   // the panel width variant 9 is given (it takes up to twice that)
+    BandLayout layout_; // laid out for the width it takes
     lab::Gemm<T> gemm_;
     lab::DeviceBuffer<T> band_, b_, cholesky_workspace_, solve_workspace_;
     lab::DeviceBuffer<int> info_;

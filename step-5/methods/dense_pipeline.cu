@@ -26,7 +26,7 @@ namespace step5
     : rows_(rows), cols_(cols), n_(rows * cols), with_inverse_(with_inverse),
       h_(static_cast<std::size_t>(n_) * n_), a_(static_cast<std::size_t>(n_) * n_),
       x_(with_inverse ? static_cast<std::size_t>(n_) * n_ : 0), b_(n_),
-      cholesky_workspace_(best_cholesky<T>().workspace_elements(n_, step2::default_panel_width<T>())),
+      cholesky_workspace_(pipeline_cholesky<T>().workspace_elements(n_, step2::default_panel_width<T>())),
       inverse_workspace_(with_inverse ? best_inverse<T>().workspace_elements(n_) : 0),
       solve_workspace_(step3::substitution_workspace(n_, one_column)), info_(1), cusolver_(n_, n_)
   {
@@ -137,7 +137,7 @@ namespace step5
     form_system(psf, lambda, g, gemm, nullptr, false, times);
 
     timed(times.factor, [&] {
-      best_cholesky<T>().factorize(
+      pipeline_cholesky<T>().factorize(
         step2::cholesky_args(a_.data(), n, n, info_.data(), cholesky_workspace_.data(), gemm));
     });
     times.failed_column = failed_column();

@@ -15,9 +15,11 @@
 
 #include <cholesky_blocked_cpu.h> // step-2: the CPU reference factorisation
 #include <cholesky_variants.h>    // step-2: the factorisations
+#include <variants/7_panel_by_halves.cuh> // step-2: the width of variant 9's panels
 #include <gemm_kernels.h>         // step-4: step4::gemm
 
 #include <lab/precision.h>
+#include <lab/cublas_gemm.h>
 #include <lab/cuda_check.h>
 #include <lab/device_buffer.h>
 #include <lab/random.h>
@@ -230,29 +232,37 @@ namespace
 
   // @sect3{The factorisation in the band storage}
   //
-  // Step-2's variants 4 and 5, told the bandwidth, factorise A in the band storage
-  // with step-4's products, on an image of many panels (nb = 64, b = 328): the band of
-  // the factor equals the CPU's dense Cholesky factor of the same A, and every stored
-  // zero below the band is still exactly zero. The second check is the one that sees
-  // a window too short above the diagonal: the overflowing entries of a diagonal
-  // square land there, and they are too small to show in the factor.
+  // Step-2's variants 4, 5 and 9, told the bandwidth, factorise A in the band storage
+  // laid out for the panels they take (variant 9: up to twice the width it is given,
+  // step2::panel_by_halves_width), on images of many panels (nb = 64 or 128, b = 264 or
+  // 328): the band of the factor equals the CPU's dense Cholesky factor of the same A,
+  // and every stored zero below the band is still exactly zero. The second check is the
+  // one that sees a window too short above the diagonal: the overflowing entries of a
+  // diagonal square, or of a lower-triangle product's tiles on the diagonal, land
+  // there, and they are too small to show in the factor. On the 32 × 32 image variant
+  // 9's panels are 64 wide, so 2nb − 1 = 127 columns above the diagonal would do for
+  // its block columns, while cuBLAS's lower-triangle product writes whole 256 × 256
+  // tiles (255 above): it needs the layout's max(2nb, 256).
   template <typename T>
-  void check_band_factorisation(const std::string &variant_name)
+  void check_band_factorisation(const std::string &variant_name, int side, const lab::Gemm<T> &gemm,
+                                const std::string &gemm_name)
   {
-    CAPTURE(lab::precision_name<T>(), variant_name);
-    const int rows = 40, cols = 40, n = rows * cols, panel = 64;
+    CAPTURE(lab::precision_name<T>(), variant_name, side, gemm_name);
+    const int rows = side, cols = side, n = rows * cols, least_panel = 64;
     const double lambda = 1e-2;
     const Psf psf = step5::gaussian_psf(1.5, 9);
+    const step2::Variant<T> &variant = *step2::find_variant<T>(variant_name);
+    const int panel =
+      step2::is_named(variant_name, "9") ? step2::panel_by_halves_width(n, least_panel) : least_panel;
     const step5::BandLayout layout =
       step5::BandLayout::make(n, step5::normal_matrix_bandwidth(psf, cols), panel);
     lab::DeviceBuffer<T> storage(layout.elements());
     storage.poison();
     step5::assemble_normal_band(step5::DevicePsf<T>(psf), rows, cols, T(lambda), layout, storage.data(), nullptr);
-    const step2::Variant<T> &variant = *step2::find_variant<T>(variant_name);
-    lab::DeviceBuffer<T> workspace(variant.workspace_elements(n, panel));
+    lab::DeviceBuffer<T> workspace(variant.workspace_elements(n, least_panel));
     lab::DeviceBuffer<int> info(1);
     step2::CholeskyArgs<T> args = step2::cholesky_args<T>(storage.data() + layout.index(0, 0), n, layout.ld(),
-                                                          info.data(), workspace.data(), step4::gemm, panel);
+                                                          info.data(), workspace.data(), gemm, least_panel);
     args.bandwidth = layout.bandwidth;
     variant.factorize(args);
     int status = -1;
@@ -285,12 +295,21 @@ namespace
     CHECK(largest_error <= 1000 * std::numeric_limits<T>::epsilon() * largest_entry);
   }
 
+  template <typename T>
+  void check_band_factorisations(lab::Cublas &cublas)
+  {
+    for (const int side : {32, 40})
+      {
+        for (const char *variant : {"4_right_looking_gemm", "5_look_ahead", "9_lower_triangle_update"})
+          check_band_factorisation<T>(variant, side, lab::Gemm<T>(step4::gemm), "step-4");
+        check_band_factorisation<T>("9_lower_triangle_update", side, lab::cublas_gemm_exact<T>(cublas), "cuBLAS");
+      }
+  }
+
   TEST_CASE("the band Cholesky factor equals the dense one and keeps the zeros below the band")
   {
-    for (const char *variant : {"4_right_looking_gemm", "5_look_ahead"})
-      {
-        check_band_factorisation<float>(variant);
-        check_band_factorisation<double>(variant);
-      }
+    lab::Cublas cublas;
+    check_band_factorisations<float>(cublas);
+    check_band_factorisations<double>(cublas);
   }
 } // namespace

@@ -9,6 +9,8 @@
 #include "model/psf.h"
 #include "test_support.h"
 
+#include <lab/gemm.h>
+
 #include <lab_catch.h>
 
 #include <algorithm>
@@ -57,8 +59,10 @@ TEST_CASE("step-5 CPU: the band layout covers the band and a panel, aligned, eve
           CHECK(layout.reach % 4 == 0);
           CHECK(layout.ld() == layout.row_length - 1);
           CHECK(layout.ld() % 4 == 0);
-          CHECK(layout.row_length - layout.reach >= 2 * panel);
-          CHECK(layout.row_length - 1 - layout.reach < 2 * panel + 4);
+          // Above the diagonal: variant 5's block columns and the lower-triangle products.
+          const int above = std::max(2 * panel, lab::lower_triangle_overhang);
+          CHECK(layout.row_length - layout.reach >= above);
+          CHECK(layout.row_length - 1 - layout.reach < above + 4);
           CHECK(layout.elements() == std::size_t(n) * layout.row_length);
           CHECK(broken_addresses(layout) == 0);
         }
@@ -66,14 +70,16 @@ TEST_CASE("step-5 CPU: the band layout covers the band and a panel, aligned, eve
 
 TEST_CASE("step-5 CPU: the band layout of the header's picture and of a 512 x 512 image")
 {
+  // The picture's rows have 3 columns above the diagonal; the layout's have 256 − 1 (the
+  // overhang of a lower-triangle product), so S = 4 + 256 + 1 and A(i, j) is at 4 + 260 i + j.
   const step5::BandLayout small = step5::BandLayout::make(6, 2, 2);
   CHECK(small.reach == 4);
-  CHECK(small.row_length == 9);
-  CHECK(small.ld() == 8);
-  CHECK(small.elements() == 54);
+  CHECK(small.row_length == 261);
+  CHECK(small.ld() == 260);
+  CHECK(small.elements() == 6 * 261);
   CHECK(small.index(0, 0) == 4);
-  CHECK(small.index(3, 1) == 29);
-  CHECK(small.index(5, 5) == 49);
+  CHECK(small.index(3, 1) == 4 + 260 * 3 + 1);
+  CHECK(small.index(5, 5) == 4 + 260 * 5 + 5);
 
   const step5::Psf psf = step5::box_psf(9);
   const int bandwidth = step5::normal_matrix_bandwidth(psf, 512);

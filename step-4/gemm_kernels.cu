@@ -99,9 +99,9 @@ namespace step4
   // the H100 it was faster than kernel 11 on every shape of the sweep (the square
   // sizes, the thin k = 256 product and the transposed ones).
   //
-  // A lower triangle (lab::Output::lower_triangle): kernels 15 and 14 leave out the
-  // tiles above the diagonal themselves, in one launch; the other kernels compute it
-  // block column by block column (lab::lower_triangle_by_block_columns).
+  // A lower triangle (lab::Output::lower_triangle): kernels 14, 15 and 16 leave out
+  // the tiles above the diagonal themselves, in one launch; the other kernels compute
+  // it block column by block column (lab::lower_triangle_by_block_columns).
   void CourseGemm::operator()(const GemmArgs<float> &g, cudaStream_t stream) const
   {
     if (g.shape.m > 0 && g.shape.n > 0)
@@ -126,12 +126,12 @@ namespace step4
   // transposed shapes (see gemm_kernels.h).
   void CourseGemmTf32::operator()(const GemmArgs<float> &g, cudaStream_t stream) const
   {
-    if (g.output == lab::Output::lower_triangle)
-      lab::lower_triangle_by_block_columns(g, *this, stream);
-    else if (g.shape.m == 0 || g.shape.n == 0)
+    if (g.shape.m == 0 || g.shape.n == 0)
       return;
-    else if (wgmma_available())
+    if (wgmma_available())
       launch_16_wgmma_tf32(g, stream);
+    else if (g.output == lab::Output::lower_triangle)
+      lab::lower_triangle_by_block_columns(g, *this, stream);
     else if (g.shape.op_a == Op::none && g.shape.op_b == Op::none)
       launch_12_tensor_cores_tf32(g, stream);
     else

@@ -215,6 +215,14 @@ namespace step4
     int tile_row, tile_col;
     band_order(Config::band, tile_row, tile_col);
     const int row0 = tile_row * Config::bm, col0 = tile_col * Config::bn;
+    // Only C's lower triangle (lab::Output::lower_triangle): a tile wholly above the
+    // diagonal returns at once, as in kernels 14 and 15. A tile the diagonal crosses
+    // reaches up to bm + bn − 1 = 383 columns right of it, further than
+    // lab::lower_triangle_overhang allows, so its epilogue stores only the entries on
+    // and below the diagonal.
+    const bool lower_triangle = g.output == lab::Output::lower_triangle;
+    if (lower_triangle && col0 > row0 + Config::bm - 1)
+      return;
     const int steps = ceil_div(g.shape.k, bk);
     const int warpgroup = threadIdx.x / 128;
 
@@ -286,7 +294,7 @@ namespace step4
           {
             const int r = row + i % 4 / 2 * 8;
             const int c = col0 + i / 4 * 8 + lane % 4 * 2 + i % 2;
-            if (r < g.shape.m && c < g.shape.n)
+            if (r < g.shape.m && c < g.shape.n && (!lower_triangle || c <= r))
               g.store(r, c, d[i]);
           }
       }

@@ -3,6 +3,8 @@
 #include "3_register_blocked_update.cuh"
 #include "diagonal_block_inverse.cuh"
 
+#include <lab/block_copy.h>
+
 #include <algorithm>
 
 namespace step2
@@ -36,8 +38,7 @@ namespace step2
       return;
     const T *const x = args.workspace;
     T *const copy = args.workspace + 2 * static_cast<long>(nb) * nb;
-    LAB_CHECK(cudaMemcpy2DAsync(copy, sizeof(T) * w, entry(args, p + w, p), sizeof(T) * ld,
-                                sizeof(T) * w, below, cudaMemcpyDeviceToDevice, s));
+    lab::copy_block(copy, w, entry(args, p + w, p), ld, below, w, s);
     lab::GemmArgs<T> g;
     g.shape = {below, w, w, lab::Op::none, lab::Op::transpose};
     g.a = copy;

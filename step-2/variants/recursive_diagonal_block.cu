@@ -4,6 +4,8 @@
 #include "diagonal_block_inverse.cuh"
 #include "diagonal_block_one_kernel.cuh"
 
+#include <lab/block_copy.h>
+
 namespace step2
 {
   template <typename T>
@@ -30,8 +32,7 @@ namespace step2
     // 1. L_11, X_11.
     factorize_and_invert_by_halves(a, h, ld, x, ldx, scratch, info, column_offset, base, gemm, s);
     // 2. L_21 = A_21 X_11^T, from a copy of A_21.
-    LAB_CHECK(cudaMemcpy2DAsync(scratch, sizeof(T) * h, a21, sizeof(T) * ld, sizeof(T) * h, rest,
-                                cudaMemcpyDeviceToDevice, s));
+    lab::copy_block(scratch, h, a21, ld, rest, h, s);
     gemm(lab::gemm_args<T>({rest, h, h, lab::Op::none, lab::Op::transpose}, 1, scratch, h, x, ldx, 0, a21, ld), s);
     // 3. A_22 -= L_21 L_21^T.
     gemm(lab::gemm_args<T>({rest, rest, h, lab::Op::none, lab::Op::transpose}, -1, a21, ld, a21, ld, 1, a22, ld), s);

@@ -33,6 +33,8 @@ namespace step4
     // 128 × 40 + 256 × 232 = 64512 of the SM's 65536.
     static constexpr int producer_registers = 40, consumer_registers = 232;
   };
+  // A lower triangle's tiles on the diagonal (the kernel says why this bounds them).
+  static_assert(WgmmaConfig::bn % WgmmaConfig::bm == 0 && WgmmaConfig::bn - 1 <= lab::lower_triangle_overhang);
 
   // @sect3{The instructions, in inline PTX}
   //
@@ -216,12 +218,11 @@ namespace step4
     band_order(Config::band, tile_row, tile_col);
     const int row0 = tile_row * Config::bm, col0 = tile_col * Config::bn;
     // Only C's lower triangle (lab::Output::lower_triangle): a tile wholly above the
-    // diagonal returns at once, as in kernels 14 and 15. A tile the diagonal crosses
-    // reaches up to bm + bn − 1 = 383 columns right of it, further than
-    // lab::lower_triangle_overhang allows, so its epilogue stores only the entries on
-    // and below the diagonal.
-    const bool lower_triangle = g.output == lab::Output::lower_triangle;
-    if (lower_triangle && col0 > row0 + Config::bm - 1)
+    // diagonal returns at once, as in kernels 14 and 15; one the diagonal crosses is
+    // computed whole. Its first column, a multiple of bn = 2 bm, is then at most its
+    // first row (both are multiples of bm, at most bm − 1 apart), so it reaches at most
+    // bn − 1 = 255 columns right of the diagonal: within lab::lower_triangle_overhang.
+    if (g.output == lab::Output::lower_triangle && col0 > row0 + Config::bm - 1)
       return;
     const int steps = ceil_div(g.shape.k, bk);
     const int warpgroup = threadIdx.x / 128;
@@ -294,7 +295,7 @@ namespace step4
           {
             const int r = row + i % 4 / 2 * 8;
             const int c = col0 + i / 4 * 8 + lane % 4 * 2 + i % 2;
-            if (r < g.shape.m && c < g.shape.n && (!lower_triangle || c <= r))
+            if (r < g.shape.m && c < g.shape.n)
               g.store(r, c, d[i]);
           }
       }

@@ -19,7 +19,7 @@ namespace step5
   // with step-4's products (the results page): n = 16384, 47.1 ms in float and 53.9 in
   // double, against variant 7's 54.1 and 74.4 and variant 8's 50.8 and 66.4; on the
   // band of a 1024² image, 2.37 s in float and 2.66 in double against variant 5's 3.33
-  // and 4.32. Found by name, so that a renumbering shows up here.
+  // and 4.32 (all launched directly, not as graphs). Found by name, so that a renumbering shows up here.
   template <typename T>
   const step2::Variant<T> &pipeline_cholesky()
   {

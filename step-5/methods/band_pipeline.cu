@@ -22,7 +22,7 @@ namespace step5
     // best width grows with the band. Variant 9 is given the least width it may take
     // and takes up to twice that (about n/16, step2::panel_by_halves_width), so the
     // storage is laid out for the width it will take. Measured on an H200, the
-    // factorisation alone, a Gaussian 9 × 9 PSF, by the width taken:
+    // factorisation alone, launched directly, a Gaussian 9 × 9 PSF, by the width taken:
     //   float   256²  (b = 2056):  128: 50.4 ms, 256: 55.2 ms, 512: 62.9 ms
     //   float   512²  (b = 4104):  256: 331 ms, 512: 362 ms, 1024: 398 ms
     //   float  1024²  (b = 8200):  256: 2.91 s, 384: 2.56 s, 512: 2.37 s, 1024: 2.83 s

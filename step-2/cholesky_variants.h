@@ -73,6 +73,10 @@ namespace step2
     bool uses_gemm;                 // whether its flops go through lab::Gemm
     std::size_t (*workspace_elements)(int n, int panel_width);
     void (*factorize)(const CholeskyArgs<T> &);
+    // The width of the panels it factorises A of order n in, given
+    // CholeskyArgs::panel_width: that width for variants 4 and 5, up to twice it for
+    // 7 to 9 (panel_by_halves_width). A band storage (step-5) is laid out for it.
+    int (*panel_width)(int n, int panel_width);
   };
 
   // The panel width nb of variants 4 and 5 when none is asked for: the best measured on an

@@ -40,7 +40,9 @@ namespace lab
     //   m =  4096: 0.55 ms against 0.54
     // The block columns compute their squares on the diagonal whole (7% more flops at
     // 14336) and each launch ends in a partly filled wave; the batch fills the GPU once.
-    // (In double, with P m × 512, the two were within 10% either way.)
+    // (In double, with P m × 512, the two were within 10% either way. With a long inner
+    // dimension the batch is slow in double: step-5's HᵀH at n = k = 65536 as one batch
+    // ran at 33 TFLOP/s, where cuBLAS's large GEMMs run at 53; gram_matrix.h.)
     constexpr int tile = lower_triangle_overhang;
 
     // Tile t of the lower triangle's full tiles, counted down the block columns (column

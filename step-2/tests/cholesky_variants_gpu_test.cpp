@@ -12,7 +12,6 @@
 #include "cholesky_variants.h"
 #include "cusolver_cholesky.h"
 #include "variants/6_mixed_precision_solve.cuh"
-#include "variants/7_panel_by_halves.cuh"
 #include "variants/base_block_in_registers.cuh"
 #include "spd_except_at.h"
 
@@ -299,8 +298,8 @@ namespace
   }
 
   // Factorises the band matrix @p a (bandwidth b) with a band variant: the entries more
-  // than b + nb − 1 rows below the diagonal (nb: the variant's panel, for variants 7–9
-  // the width it takes for this n), which it must neither read nor write, are NaN on
+  // than b + nb − 1 rows below the diagonal (nb: the width of the variant's panels for
+  // this n, Variant::panel_width), which it must neither read nor write, are NaN on
   // the GPU. Returns info; checks that the NaNs are still there and that the
   // factor's band is finite, and gives the factor's band (zeros elsewhere) in @p l.
   template <typename T>
@@ -308,10 +307,7 @@ namespace
                      lab::Matrix<T> &l, lab::Cublas &cublas)
   {
     const int n = a.rows();
-    const bool by_halves = step2::is_named(variant.name, "7") || step2::is_named(variant.name, "8") ||
-                           step2::is_named(variant.name, "9");
-    const int panel = by_halves ? step2::panel_by_halves_width(n, panel_width) : panel_width;
-    const int window = b + std::min(n, panel) - 1;
+    const int window = b + variant.panel_width(n, panel_width) - 1;
     lab::Matrix<T> poisoned = a;
     for (int i = 0; i < n; ++i)
       for (int j = 0; i - j > window; ++j)

@@ -2,7 +2,6 @@
 #include "methods/band_pipeline.h"
 
 #include <solve_and_spd_inverse/substitution.h> // step-3: triangular solves
-#include <variants/7_panel_by_halves.cuh>         // step-2: the width of variant 9's panels
 
 #include <lab/cuda_check.h>
 
@@ -20,7 +19,7 @@ namespace step5
     // inverts it, a chain that the look-ahead hides only behind a long enough update;
     // narrow panels make many steps and narrow products, wide ones long chains. The
     // best width grows with the band. Variant 9 is given the least width it may take
-    // and takes up to twice that (about n/16, step2::panel_by_halves_width), so the
+    // and takes up to twice that (about n/16, Variant::panel_width), so the
     // storage is laid out for the width it will take. Measured on an H200, the
     // factorisation alone, launched directly, a Gaussian 9 × 9 PSF, by the width taken:
     //   float   256²  (b = 2056):  128: 50.4 ms, 256: 55.2 ms, 512: 62.9 ms
@@ -49,11 +48,13 @@ namespace step5
       return panel_width > 0 ? panel_width : least_panel_width(normal_matrix_bandwidth(psf, cols));
     }
 
-    // The layout for panels of the width variant 9 takes, given the least.
+    // The layout for panels of the width the factorisation takes, given the least.
+    template <typename T>
     BandLayout layout_for(const PsfField &psf, int rows, int cols, int least_panel)
     {
       const int n = rows * cols;
-      return BandLayout::make(n, normal_matrix_bandwidth(psf, cols), step2::panel_by_halves_width(n, least_panel));
+      return BandLayout::make(n, normal_matrix_bandwidth(psf, cols),
+                              pipeline_cholesky<T>().panel_width(n, least_panel));
     }
   } // namespace
 
@@ -66,7 +67,7 @@ namespace step5
   template <typename T>
   BandPipeline<T>::BandPipeline(const PsfField &psf, int rows, int cols, const lab::Gemm<T> &gemm, int panel_width)
     : rows_(rows), cols_(cols), least_panel_(least_panel_width(psf, cols, panel_width)),
-      layout_(layout_for(psf, rows, cols, least_panel_)), gemm_(gemm), band_(layout_.elements()),
+      layout_(layout_for<T>(psf, rows, cols, least_panel_)), gemm_(gemm), band_(layout_.elements()),
       b_(static_cast<std::size_t>(layout_.n)),
       cholesky_workspace_(pipeline_cholesky<T>().workspace_elements(layout_.n, least_panel_)),
       solve_workspace_(step3::substitution_workspace(layout_.n, one_column)), info_(1)
@@ -99,7 +100,7 @@ namespace step5
   double BandPipeline<T>::device_bytes(const PsfField &psf, int rows, int cols, int panel_width)
   {
     const int least_panel = least_panel_width(psf, cols, panel_width);
-    const BandLayout layout = layout_for(psf, rows, cols, least_panel);
+    const BandLayout layout = layout_for<T>(psf, rows, cols, least_panel);
     // The band, b, and the workspaces of the factorisation and of the solves.
     const double elements = double(layout.elements()) + layout.n +
                             double(pipeline_cholesky<T>().workspace_elements(layout.n, least_panel)) +

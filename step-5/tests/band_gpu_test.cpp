@@ -15,7 +15,6 @@
 
 #include <cholesky_blocked_cpu.h> // step-2: the CPU reference factorisation
 #include <cholesky_variants.h>    // step-2: the factorisations
-#include <variants/7_panel_by_halves.cuh> // step-2: the width of variant 9's panels
 #include <gemm_kernels.h>         // step-4: step4::gemm
 
 #include <lab/precision.h>
@@ -233,8 +232,8 @@ namespace
   // @sect3{The factorisation in the band storage}
   //
   // Step-2's variants 4, 5 and 9, told the bandwidth, factorise A in the band storage
-  // laid out for the panels they take (variant 9: up to twice the width it is given,
-  // step2::panel_by_halves_width), on images of many panels (nb = 64 or 128, b = 264 or
+  // laid out for the panels they take (Variant::panel_width; variant 9's are up to twice
+  // the width it is given), on images of many panels (nb = 64 or 128, b = 264 or
   // 328): the band of the factor equals the CPU's dense Cholesky factor of the same A,
   // and every stored zero below the band is still exactly zero. The second check is the
   // one that sees a window too short above the diagonal: the overflowing entries of a
@@ -252,10 +251,8 @@ namespace
     const double lambda = 1e-2;
     const Psf psf = step5::gaussian_psf(1.5, 9);
     const step2::Variant<T> &variant = *step2::find_variant<T>(variant_name);
-    const int panel =
-      step2::is_named(variant_name, "9") ? step2::panel_by_halves_width(n, least_panel) : least_panel;
     const step5::BandLayout layout =
-      step5::BandLayout::make(n, step5::normal_matrix_bandwidth(psf, cols), panel);
+      step5::BandLayout::make(n, step5::normal_matrix_bandwidth(psf, cols), variant.panel_width(n, least_panel));
     lab::DeviceBuffer<T> storage(layout.elements());
     storage.poison();
     step5::assemble_normal_band(step5::DevicePsf<T>(psf), rows, cols, T(lambda), layout, storage.data(), nullptr);

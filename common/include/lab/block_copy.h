@@ -13,7 +13,9 @@
 /// in float, launched directly 2.64 and 2.36 s. With this kernel in place of the
 /// memcpy, as a graph 2.52 and 2.33 s, directly 2.60 and 2.34 s. A kernel is a kernel
 /// node in a graph and in a stream alike: it runs on the SMs at the memory's speed, at
-/// its stream's priority, either way.
+/// its stream's priority, either way. Copies that are never captured (step-3's) keep
+/// the simpler `cudaMemcpy2DAsync`; those on a path that a graph records (step-2's
+/// panels, which step-5's band pipeline captures) use this.
 
 #include <cuda_runtime.h>
 

@@ -2,32 +2,69 @@
 
 #include <variants/diagonal_block_inverse.cuh> // step-2: inverse_tile, allow_shared_memory, ceil_div
 
-#include <cuda/atomic>
+#include <cooperative_groups.h>
+#include <cuda/std/bit>
+#include <cuda/std/limits>
+#include <cuda/std/type_traits>
+
+#include <cstdint>
 
 namespace step3
 {
   namespace
   {
+    namespace cg = cooperative_groups;
+
+#if __CUDA_ARCH__ >= 900
+#define LAB_CLUSTER_SCOPE "cluster"
+#else
+#define LAB_CLUSTER_SCOPE "cta"
+#endif
+
+    // The thread block cluster a block runs in. On a GPU without clusters (before
+    // Hopper) the kernel is launched without, and each block is a cluster of one: every
+    // x then travels through the mailbox in global memory.
+    struct Cluster
+    {
+#if __CUDA_ARCH__ >= 900
+      cg::cluster_group group = cg::this_cluster();
+      __device__ int size() const { return static_cast<int>(group.num_blocks()); }
+      __device__ int rank() const { return static_cast<int>(group.block_rank()); }
+      __device__ void sync() const { group.sync(); }
+      // The address of *p in the shared memory of block @p rank of the cluster.
+      template <typename P>
+      __device__ P *in_block(P *p, int rank) const
+      {
+        return group.map_shared_rank(p, rank);
+      }
+#else
+      __device__ int size() const { return 1; }
+      __device__ int rank() const { return 0; }
+      __device__ void sync() const { __syncthreads(); }
+      template <typename P>
+      __device__ P *in_block(P *p, int) const
+      {
+        return p;
+      }
+#endif
+    };
+
     constexpr int warps = 16, threads = 32 * warps;
     constexpr int small = step2::inverse_tile; // the tile inverses: 64×64
-    constexpr int prefetch_distance = 4;       // tiles requested ahead of the one in use
+    constexpr int NB = 128;                    // the rows of a block row
+    constexpr int rows_per_warp = NB / warps;  // 8
+    constexpr int cols_per_lane = NB / 32;     // 4
+    static_assert(NB == 2 * small && rows_per_warp == 8, "Λ is built from two tile inverses; 8 rows per warp");
 
-    // The shape of the walk: block rows of NB rows, tiles of NB × NB entries, each
-    // warp NB/16 rows of a tile, each lane NB/32 columns of those rows (lane, lane + 32,
-    // ...: a warp reads 32 neighbouring entries per load, whole 128-byte lines).
-    template <int NB>
-    struct Shape
+    // The columns a lane holds of a tile: 16 bytes at a time (4 floats or 2 doubles),
+    // the lanes side by side, so that a warp reads a row of the tile with 128-bit
+    // loads; column v of the lane's four is
+    //   (v / per_load · 32 + lane) · per_load + v % per_load.
+    template <typename T>
+    struct Fragment
     {
-      static constexpr int rows_per_warp = NB / warps;
-      static constexpr int cols_per_lane = NB / 32;
-      static constexpr int diagonal_tiles = NB / small; // G: the 64×64 tiles on the diagonal
-      // Shared memory: the G inverses and the G(G−1)/2 tiles between them, padded to
-      // 65 columns (a column read hits 32 banks); the warps' partial sums; r and x.
-      static constexpr int stored_tiles = diagonal_tiles * (diagonal_tiles + 1) / 2;
-      template <typename T>
-      static constexpr int shared_bytes = static_cast<int>(sizeof(T)) *
-                                          (stored_tiles * small * (small + 1) + warps * NB + 2 * NB);
-      static_assert(NB % small == 0 && NB % warps == 0, "a block row is whole tiles and whole warps");
+      static constexpr int per_load = 16 / sizeof(T);
+      static __device__ int column(int v, int lane) { return (v / per_load * 32 + lane) * per_load + v % per_load; }
     };
 
     // The lower triangle, as far as the walk may read it: entry (r, c) exists for
@@ -37,26 +74,51 @@ namespace step3
     {
       const T *l;
       int n, ld, bandwidth;
+      bool aligned; // every row starts on 16 bytes: whole 16-byte loads are allowed
 
       __device__ bool stored(int r, int c) const { return r < n && c <= r && (bandwidth < 0 || r - c <= bandwidth); }
       __device__ const T *at(int r, int c) const { return l + static_cast<long>(r) * ld + c; }
       __device__ T get(int r, int c) const { return stored(r, c) ? __ldg(at(r, c)) : T(0); }
+
+      // The lane's four entries of row r of the tile at column col: two or one 16-byte
+      // loads where all the entries they cover are stored, one entry at a time where
+      // not (at the diagonal, at the band's edge, or on rows that are not aligned).
+      __device__ void get_fragment(int r, int col, int lane, T (&out)[cols_per_lane]) const
+      {
+        constexpr int per_load = Fragment<T>::per_load;
+        using Load = cuda::std::conditional_t<sizeof(T) == 4, float4, double2>;
+        for (int u = 0; u < cols_per_lane / per_load; ++u)
+          {
+            const int c = col + Fragment<T>::column(u * per_load, lane);
+            if (aligned && stored(r, c) && stored(r, c + per_load - 1))
+              {
+                const Load v = __ldg(reinterpret_cast<const Load *>(at(r, c)));
+                const T *e = reinterpret_cast<const T *>(&v);
+                for (int k = 0; k < per_load; ++k)
+                  out[u * per_load + k] = e[k];
+              }
+            else
+              for (int k = 0; k < per_load; ++k)
+                out[u * per_load + k] = get(r, c + k);
+          }
+      }
     };
 
     // Which tiles block row (or, transposed, block column) @p block reads, in order,
     // and which x each multiplies. The order is that in which the x become final, so
     // that the walk waits only at its end. Forward: the tiles L_ij left of the
-    // diagonal, j from the first the band reaches up to i − 1; tile t needs x_j, j =
-    // first + t, final once j + 1 blocks are solved. Backward: the tiles L_ji below the
-    // diagonal block, j from the last the band reaches up to i + 1; the solve runs from
-    // the bottom, so x_j is final once blocks − j blocks are.
-    template <int NB, bool transposed>
+    // diagonal, j from the first the band reaches up to i − 1. Backward: the tiles L_ji
+    // below the diagonal block, j from the last the band reaches down to i + 1: the
+    // solve runs from the bottom. A block's place in the chain is how many blocks are
+    // solved before it: its index forward, blocks − 1 − its index backward.
+    template <bool transposed>
     struct Walk
     {
       int block, blocks, first, count;
 
-      __device__ Walk(int block_, int n, int bandwidth) : block(block_), blocks(step2::ceil_div(n, NB))
+      __device__ Walk(int place, int n, int bandwidth) : blocks(step2::ceil_div(n, NB))
       {
+        block = transposed ? blocks - 1 - place : place;
         const int row = block * NB;
         if constexpr (!transposed)
           {
@@ -74,226 +136,392 @@ namespace step3
       __device__ int other(int t) const { return transposed ? first - t : first + t; }
       __device__ int row(int t) const { return (transposed ? other(t) : block) * NB; }
       __device__ int col(int t) const { return (transposed ? block : other(t)) * NB; }
-      __device__ int solved_needed(int t) const { return transposed ? blocks - other(t) : other(t) + 1; }
+      // The place in the chain of the block whose x tile t multiplies.
+      __device__ int place(int t) const { return transposed ? blocks - 1 - other(t) : other(t); }
     };
 
-    // Asks the L2 cache to fetch the tile at (row, col), one 128-byte line per
-    // request, without waiting for it. A line is requested at an entry the walk will
-    // read: never outside the triangle or the band.
-    template <typename T, int NB>
-    __device__ void prefetch_tile(const LowerTriangle<T> &lower, int row, int col)
-    {
-      constexpr int per_line = 128 / sizeof(T), lines_per_row = NB / per_line;
-      for (int e = threadIdx.x; e < NB * lines_per_row; e += threads)
-        {
-          const int r = row + e / lines_per_row, c_first = col + e % lines_per_row * per_line;
-          const int c = lower.bandwidth < 0 ? c_first : max(c_first, r - lower.bandwidth);
-          if (c < c_first + per_line && lower.stored(r, c))
-            asm volatile("prefetch.global.L2 [%0];" ::"l"(lower.at(r, c)));
-        }
-    }
-
-    // The warp's lane 0 waits until at least @p needed blocks are solved; returns what
-    // it saw, to every lane. The acquire load pairs with the release store of the block
-    // that raised the count, and __syncwarp passes the ordering on to the other lanes:
-    // after it, every x of the solved blocks is visible to the whole warp.
-    __device__ int wait_until_solved(int *solved, int needed, int known)
-    {
-      if (needed <= known)
-        return known;
-      int seen = known;
-      if (threadIdx.x % 32 == 0)
-        {
-          cuda::atomic_ref<int, cuda::thread_scope_device> counter(*solved);
-          while ((seen = counter.load(cuda::memory_order_acquire)) < needed)
-            ;
-        }
-      seen = __shfl_sync(0xffffffffu, seen, 0);
-      __syncwarp();
-      return seen;
-    }
-
+    // A mailbox: x_j appears in entry j once final. Before the launch every entry holds
+    // `empty`, all bits one: a NaN, but not the one arithmetic produces, and send()
+    // never writes it (an x that carries it is sent as the usual quiet NaN). The value
+    // is its own signal, so no flag and no fence: a reader waits until the entries it
+    // needs are no longer `empty`. Two kinds, with the same entries:
+    //  - in global memory, n entries, for x between clusters (scope: the GPU);
+    //  - in the shared memory of each block, for x from earlier blocks of its own
+    //    cluster, which write it there directly: the SMs of a cluster can address each
+    //    other's shared memory (distributed shared memory). Scope: the cluster.
     template <typename T>
-    __device__ T warp_sum(T s)
+    struct Mailbox
     {
-      for (int offset = 16; offset > 0; offset /= 2)
-        s += __shfl_xor_sync(0xffffffffu, s, offset);
+      using Bits = cuda::std::conditional_t<sizeof(T) == 4, unsigned, unsigned long long>;
+      static constexpr Bits empty = ~Bits(0);
+
+      // Relaxed loads and stores through a generic address, in PTX (libcu++'s
+      // atomic_ref names no cluster scope): single entries, and 16 bytes of entries at
+      // once for the readers (each entry on its own, as a mailbox needs). GPUs before
+      // Hopper have no clusters and no cluster scope: there the kernel never uses the
+      // mailbox in shared memory, and its code is compiled with the scope of the block.
+      static constexpr int per_load = 16 / sizeof(T);
+      using Group = Bits[per_load];
+
+      template <bool cluster>
+      static __device__ void store(T *entry, Bits bits)
+      {
+        if constexpr (cluster && sizeof(T) == 4)
+          asm volatile("st.relaxed." LAB_CLUSTER_SCOPE ".b32 [%0], %1;" ::"l"(entry), "r"(bits) : "memory");
+        else if constexpr (cluster)
+          asm volatile("st.relaxed." LAB_CLUSTER_SCOPE ".b64 [%0], %1;" ::"l"(entry), "l"(bits) : "memory");
+        else if constexpr (sizeof(T) == 4)
+          asm volatile("st.relaxed.gpu.b32 [%0], %1;" ::"l"(entry), "r"(bits) : "memory");
+        else
+          asm volatile("st.relaxed.gpu.b64 [%0], %1;" ::"l"(entry), "l"(bits) : "memory");
+      }
+      template <bool cluster>
+      static __device__ void load(const T *entry, Group &g)
+      {
+        if constexpr (cluster && sizeof(T) == 4)
+          asm volatile("ld.relaxed." LAB_CLUSTER_SCOPE ".v4.b32 {%0, %1, %2, %3}, [%4];"
+                       : "=r"(g[0]), "=r"(g[1]), "=r"(g[2]), "=r"(g[3])
+                       : "l"(entry)
+                       : "memory");
+        else if constexpr (cluster)
+          asm volatile("ld.relaxed." LAB_CLUSTER_SCOPE ".v2.b64 {%0, %1}, [%2];" : "=l"(g[0]), "=l"(g[1]) : "l"(entry) : "memory");
+        else if constexpr (sizeof(T) == 4)
+          asm volatile("ld.relaxed.gpu.v4.b32 {%0, %1, %2, %3}, [%4];"
+                       : "=r"(g[0]), "=r"(g[1]), "=r"(g[2]), "=r"(g[3])
+                       : "l"(entry)
+                       : "memory");
+        else
+          asm volatile("ld.relaxed.gpu.v2.b64 {%0, %1}, [%2];" : "=l"(g[0]), "=l"(g[1]) : "l"(entry) : "memory");
+      }
+
+      template <bool cluster>
+      static __device__ void send(T *entry, T value)
+      {
+        const Bits bits = cuda::std::bit_cast<Bits>(value);
+        store<cluster>(entry,
+                       bits == empty ? cuda::std::bit_cast<Bits>(cuda::std::numeric_limits<T>::quiet_NaN()) : bits);
+      }
+      // The K entries at @p entry[index[k]], once all are final, where the indices come
+      // in runs of per_load (16 bytes, 16-byte aligned): one load per run. Entries at
+      // index ≥ @p valid (rows past n, which no block sends) are zero. All loads are in
+      // flight together: one round trip per try, and a try reads only the runs that
+      // still hold an `empty` entry. (A run that reaches past n reads entries there:
+      // both mailboxes have room for whole runs.)
+      template <bool cluster, int K>
+      static __device__ void receive(const T *entry, const int (&index)[K], int valid, T (&value)[K])
+      {
+        static_assert(K % per_load == 0, "whole runs");
+        constexpr int runs = K / per_load;
+        Group bits[runs];
+        const auto fetch = [&](int g) {
+          const int first = index[g * per_load];
+          if (first < valid)
+            load<cluster>(entry + first, bits[g]);
+          for (int k = 0; k < per_load; ++k)
+            if (first + k >= valid)
+              bits[g][k] = 0;
+        };
+        const auto arrived = [&](int g) {
+          bool all = true;
+          for (int k = 0; k < per_load; ++k)
+            all = all && bits[g][k] != empty;
+          return all;
+        };
+        for (int g = 0; g < runs; ++g)
+          fetch(g);
+        for (;;)
+          {
+            bool all = true;
+            for (int g = 0; g < runs; ++g)
+              all = all && arrived(g);
+            if (all)
+              break;
+            for (int g = 0; g < runs; ++g)
+              if (!arrived(g))
+                fetch(g);
+          }
+        for (int k = 0; k < K; ++k)
+          value[k] = cuda::std::bit_cast<T>(bits[k / per_load][k % per_load]);
+      }
+    };
+
+    // The sums of 8 values across a warp, 8 per lane, in 9 shuffles instead of 8 · 5:
+    // at each of the first three steps a lane keeps half of its values, adding its
+    // partner's other half. Lane l returns the sum of value l / 4 (four lanes hold
+    // each).
+    template <typename T>
+    __device__ T sum_of_eight(T (&v)[8], int lane)
+    {
+      for (int half = 4, offset = 16; half >= 1; half /= 2, offset /= 2)
+        {
+          const bool upper = lane & offset;
+          for (int q = 0; q < half; ++q)
+            {
+              const T keep = upper ? v[q + half] : v[q], give = upper ? v[q] : v[q + half];
+              v[q] = keep + __shfl_xor_sync(0xffffffffu, give, offset);
+            }
+        }
+      T s = v[0];
+      s += __shfl_xor_sync(0xffffffffu, s, 2);
+      s += __shfl_xor_sync(0xffffffffu, s, 1);
       return s;
     }
 
-    // out = M in, or out −= M in (M 64×64 in shared memory, or its transpose): 8
-    // threads per row, each 8 products, summed across the 8 lanes.
+    // Λ = L_ii^{-1}, NB × NB, from step-2's two 64×64 tile inverses Λ_0, Λ_1:
+    //   Λ = [Λ_0 0; −Λ_1 L_10 Λ_0  Λ_1].
+    // The empty upper right quarter holds L_10, then L_10 Λ_0, on the way. Two 64×64
+    // products before the walk starts, off the chain.
     template <typename T>
-    __device__ void multiply_small(const T (*m)[small + 1], bool transposed, const T *in, T *out, bool subtract)
+    __device__ void load_diagonal_inverse(T (*inverse)[NB + 1], const LowerTriangle<T> &lower, const T *inverses,
+                                          int first_row)
     {
-      const int row = threadIdx.x / 8, part = threadIdx.x % 8;
-      T s = 0;
-      for (int k = part; k < small; k += 8)
-        s += (transposed ? m[k][row] : m[row][k]) * in[k];
-      for (int offset = 4; offset > 0; offset /= 2)
-        s += __shfl_xor_sync(0xffffffffu, s, offset);
-      if (part == 0)
-        out[row] = subtract ? out[row] - s : s;
+      const int n = lower.n;
+      // A fixed count of entries per thread, unrolled, so that all of a thread's loads
+      // are in flight together: 32 round trips one after another took 15 µs.
+#pragma unroll
+      for (int k = 0; k < NB * NB / threads; ++k)
+        {
+          const int e = k * threads + threadIdx.x, i = e / NB, j = e % NB, s = i / small;
+          const int rows = min(small, n - first_row - s * small); // of inverse s (the last may be short)
+          if (j / small == s)
+            inverse[i][j] = i % small < rows && j % small <= i % small
+                              ? inverses[static_cast<long>(first_row + i) * small + j % small]
+                              : T(0);
+          else if (s == 0) // the upper right quarter: L_10
+            inverse[i][j] = lower.get(first_row + small + i, first_row + j - small);
+        }
+      __syncthreads();
+      // out = A B for 64×64 blocks of `inverse`, each thread 8 entries of a column.
+      const auto product = [&](int a_row, int a_col, int b_row, int b_col, T (&out)[8]) {
+        const int col = threadIdx.x % small, row0 = threadIdx.x / small * 8;
+        for (int q = 0; q < 8; ++q)
+          out[q] = 0;
+        for (int k = 0; k < small; ++k)
+          {
+            const T b = inverse[b_row + k][b_col + col];
+            for (int q = 0; q < 8; ++q)
+              out[q] += inverse[a_row + row0 + q][a_col + k] * b;
+          }
+      };
+      const int col = threadIdx.x % small, row0 = threadIdx.x / small * 8;
+      T p[8];
+      product(0, small, 0, 0, p); // L_10 Λ_0
+      __syncthreads();
+      for (int q = 0; q < 8; ++q)
+        inverse[row0 + q][small + col] = p[q];
+      __syncthreads();
+      product(small, small, 0, small, p); // Λ_1 (L_10 Λ_0)
+      __syncthreads();
+      for (int q = 0; q < 8; ++q)
+        {
+          inverse[small + row0 + q][col] = -p[q];
+          inverse[row0 + q][small + col] = T(0);
+        }
+      __syncthreads();
     }
 
-    template <typename T, int NB, bool transposed>
+    // Launched in clusters of chain_cluster_blocks blocks where the GPU has clusters,
+    // which it runs at the same time, each on its own SM.
+    template <typename T, bool transposed>
     __global__ void __launch_bounds__(threads)
-      chained_substitution(LowerTriangle<T> lower, const T *inverses, T *b, int ldb, ChainCounters *counters)
+      chained_substitution(LowerTriangle<T> lower, const T *inverses, T *b, int ldb, T *posted, int *tickets)
     {
-      using S = Shape<NB>;
-      constexpr int G = S::diagonal_tiles;
       extern __shared__ unsigned char shared_bytes[];
-      auto tiles = reinterpret_cast<T(*)[small][small + 1]>(shared_bytes);
-      T *partial = &tiles[S::stored_tiles][0][0]; // warps × NB
-      T *r = partial + warps * NB, *x = r + NB;
-      // tiles[s]: the inverse of diagonal tile s; tiles[G + s(s−1)/2 + t]: L's tile (s, t), t < s.
-      const auto between = [&](int s, int t) { return tiles[G + s * (s - 1) / 2 + t]; };
+      auto inverse = reinterpret_cast<T(*)[NB + 1]>(shared_bytes); // Λ
+      T *partial = &inverse[NB][0];                                // warps × NB (backward)
+      T *r = partial + warps * NB;                                 // b_i − the sums
+      T *mailbox = r + NB; // chain_cluster_blocks × NB: x of the cluster's blocks, by rank
 
+      // Places in the chain go to whole clusters, in the order they start: the
+      // cluster's first block takes a ticket and tells the others (a write into each
+      // one's shared memory). The cluster then holds places C·ticket ... C·ticket +
+      // C − 1, one per block by its rank. A block waits only for blocks of earlier
+      // tickets, which have started, or for blocks of its own cluster, which run beside
+      // it: it never waits for a block that is not running (not all fit at once).
+      const Cluster cluster;
+      const int C = cluster.size(), rank = cluster.rank();
       __shared__ int ticket;
-      if (threadIdx.x == 0)
-        ticket = atomicAdd(&counters->ticket, 1);
-      __syncthreads();
-      const int n = lower.n, order = ticket; // this block's place in the chain
-      const Walk<NB, transposed> walk(transposed ? step2::ceil_div(n, NB) - 1 - order : order, n, lower.bandwidth);
-      const int first_row = walk.block * NB;
-      const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-      for (int t = 0; t < prefetch_distance && t < walk.count; ++t)
-        prefetch_tile<T, NB>(lower, walk.row(t), walk.col(t));
-
-      // The right-hand side b_i, and the diagonal block into shared memory, while the
-      // tiles arrive: nothing that can be loaded early waits for the chain.
-      const T rhs = threadIdx.x < NB && first_row + threadIdx.x < n
-                      ? __ldcg(b + static_cast<long>(first_row + threadIdx.x) * ldb)
-                      : T(0);
-      for (int e = threadIdx.x; e < small * small; e += threads)
+      if (rank == 0 && threadIdx.x == 0)
         {
-          const int i = e / small, j = e % small;
-          for (int s = 0; s < G; ++s)
+          const int t = atomicAdd(tickets, 1);
+          for (int q = 0; q < C; ++q)
+            *cluster.in_block(&ticket, q) = t;
+        }
+      for (int e = threadIdx.x; e < C * NB; e += threads)
+        reinterpret_cast<typename Mailbox<T>::Bits *>(mailbox)[e] = Mailbox<T>::empty;
+      cluster.sync(); // the tickets and the empty mailboxes, before any block sends
+      const int n = lower.n, blocks = step2::ceil_div(n, NB);
+      const int first_place = ticket * C, place = first_place + rank;
+      if (place < blocks)
+        {
+          const Walk<transposed> walk(place, n, lower.bandwidth);
+          const int first_row = walk.block * NB;
+          const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+          int columns[cols_per_lane], rows[rows_per_warp]; // of a tile, this lane's
+          for (int v = 0; v < cols_per_lane; ++v)
+            columns[v] = Fragment<T>::column(v, lane);
+          for (int q = 0; q < rows_per_warp; ++q)
+            rows[q] = warp * rows_per_warp + q;
+
+          // The right-hand side b_i and Λ, while the first tiles arrive: nothing that
+          // can be loaded early waits for the chain.
+          if (threadIdx.x < NB)
+            r[threadIdx.x] = first_row + threadIdx.x < n ? b[static_cast<long>(first_row + threadIdx.x) * ldb] : T(0);
+          load_diagonal_inverse(inverse, lower, inverses, first_row);
+
+          // The walk: each thread sums its entries of every tile times x. The tile is
+          // loaded before its x is awaited, so that when x arrives only the products
+          // are left. x comes from the global mailbox, or for the tiles of blocks of
+          // this cluster from the block's own.
+          T sums[transposed ? cols_per_lane : rows_per_warp] = {};
+          for (int t = 0; t < walk.count; ++t)
             {
-              const int rows = min(small, n - first_row - s * small); // of inverse s (the last may be short)
-              tiles[s][i][j] = i < rows && j <= i ? inverses[static_cast<long>(first_row + s * small + i) * small + j]
-                                                  : T(0);
-              for (int t = 0; t < s; ++t)
-                between(s, t)[i][j] = lower.get(first_row + s * small + i, first_row + t * small + j);
+              T a[rows_per_warp][cols_per_lane];
+              for (int q = 0; q < rows_per_warp; ++q)
+                lower.get_fragment(walk.row(t) + rows[q], walk.col(t), lane, a[q]);
+              const int from = walk.place(t), base = walk.other(t) * NB;
+              const auto receive = [&](const auto &index, auto &x) {
+                if (from >= first_place)
+                  Mailbox<T>::template receive<true>(mailbox + (from - first_place) * NB, index, n - base, x);
+                else
+                  Mailbox<T>::template receive<false>(posted + base, index, n - base, x);
+              };
+              if constexpr (!transposed)
+                {
+                  T x[cols_per_lane];
+                  receive(columns, x);
+                  for (int q = 0; q < rows_per_warp; ++q)
+                    for (int v = 0; v < cols_per_lane; ++v)
+                      sums[q] += a[q][v] * x[v];
+                }
+              else
+                {
+                  T x[rows_per_warp];
+                  receive(rows, x);
+                  for (int q = 0; q < rows_per_warp; ++q)
+                    for (int v = 0; v < cols_per_lane; ++v)
+                      sums[v] += a[q][v] * x[q];
+                }
+            }
+
+          // r = b_i − the sums: per row across a warp's lanes (forward), per column
+          // across the warps (backward).
+          if constexpr (!transposed)
+            {
+              const T s = sum_of_eight(sums, lane);
+              if (lane % 4 == 0)
+                r[warp * rows_per_warp + lane / 4] -= s;
+            }
+          else
+            {
+              for (int v = 0; v < cols_per_lane; ++v)
+                partial[warp * NB + columns[v]] = sums[v];
+              __syncthreads();
+              if (threadIdx.x < NB)
+                for (int w = 0; w < warps; ++w)
+                  r[threadIdx.x] -= partial[w * NB + threadIdx.x];
+            }
+          __syncthreads();
+
+          // x_i = op(Λ) r: each warp its 8 rows, the lanes along the row, summed as
+          // before; the lane that holds a row's sum publishes it at once: into the
+          // mailboxes of the cluster's later blocks (the next one is waiting for it),
+          // into the global mailbox for the other clusters, and into b.
+          T products[rows_per_warp];
+          for (int q = 0; q < rows_per_warp; ++q)
+            {
+              products[q] = 0;
+              for (int k = lane; k < NB; k += 32)
+                products[q] += (transposed ? inverse[k][rows[q]] : inverse[rows[q]][k]) * r[k];
+            }
+          const T x = sum_of_eight(products, lane);
+          const int row = warp * rows_per_warp + lane / 4;
+          if (lane % 4 == 0 && first_row + row < n)
+            {
+              for (int to = rank + 1; to < C && first_place + to < blocks; ++to)
+                Mailbox<T>::template send<true>(cluster.in_block(mailbox, to) + rank * NB + row, x);
+              Mailbox<T>::template send<false>(posted + first_row + row, x);
+              b[static_cast<long>(first_row + row) * ldb] = x;
             }
         }
-
-      // The walk: each thread sums its entries of every tile times x.
-      T sums[transposed ? S::cols_per_lane : S::rows_per_warp] = {};
-      int known = 0; // blocks known to be solved
-      for (int t = 0; t < walk.count; ++t)
-        {
-          if (t + prefetch_distance < walk.count)
-            prefetch_tile<T, NB>(lower, walk.row(t + prefetch_distance), walk.col(t + prefetch_distance));
-          const int row0 = walk.row(t) + warp * S::rows_per_warp, col0 = walk.col(t) + lane;
-          T a[S::rows_per_warp][S::cols_per_lane];
-          for (int q = 0; q < S::rows_per_warp; ++q)
-            for (int v = 0; v < S::cols_per_lane; ++v)
-              a[q][v] = lower.get(row0 + q, col0 + 32 * v);
-          known = wait_until_solved(&counters->solved, walk.solved_needed(t), known);
-          // x from memory through L2 only (__ldcg): this SM's L1 may still hold b there.
-          if constexpr (!transposed)
-            for (int v = 0; v < S::cols_per_lane; ++v)
-              {
-                const T xv = __ldcg(b + static_cast<long>(col0 + 32 * v) * ldb);
-                for (int q = 0; q < S::rows_per_warp; ++q)
-                  sums[q] += a[q][v] * xv;
-              }
-          else
-            for (int q = 0; q < S::rows_per_warp; ++q)
-              {
-                const T xq = row0 + q < n ? __ldcg(b + static_cast<long>(row0 + q) * ldb) : T(0);
-                for (int v = 0; v < S::cols_per_lane; ++v)
-                  sums[v] += a[q][v] * xq;
-              }
-        }
-
-      // r = b_i − the sums: per row across a warp's lanes (forward), per column across
-      // the warps (backward).
-      if constexpr (!transposed)
-        for (int q = 0; q < S::rows_per_warp; ++q)
-          {
-            const T s = warp_sum(sums[q]);
-            if (lane == 0)
-              partial[warp * S::rows_per_warp + q] = s;
-          }
-      else
-        for (int v = 0; v < S::cols_per_lane; ++v)
-          partial[warp * NB + lane + 32 * v] = sums[v];
-      __syncthreads();
-      if (threadIdx.x < NB)
-        {
-          const int k = threadIdx.x;
-          T s = 0;
-          if constexpr (!transposed)
-            s = partial[k];
-          else
-            for (int w = 0; w < warps; ++w)
-              s += partial[w * NB + k];
-          r[k] = rhs - s;
-        }
-      __syncthreads();
-
-      // The diagonal block: x_s = L_ss^{-1} r_s, tile after tile, each x_s subtracted
-      // from the r of the tiles still to come (below it forward, above it backward).
-      for (int step = 0; step < G; ++step)
-        {
-          const int s = transposed ? G - 1 - step : step;
-          multiply_small(tiles[s], transposed, r + s * small, x + s * small, false);
-          __syncthreads();
-          for (int u = 0; u < G; ++u)
-            if (transposed ? u < s : u > s)
-              multiply_small(transposed ? between(s, u) : between(u, s), transposed, x + s * small, r + u * small,
-                             true);
-          __syncthreads();
-        }
-
-      // Publish x_i: written by the first NB threads; after the barrier, one warp
-      // raises the count, once the block before it in the chain has (so the count never
-      // skips one; the walk has usually seen that already). The release store makes
-      // every write before the barrier visible with it, the pattern of cooperative
-      // groups' grid barrier.
-      if (threadIdx.x < NB && first_row + threadIdx.x < n)
-        b[static_cast<long>(first_row + threadIdx.x) * ldb] = x[threadIdx.x];
-      __syncthreads();
-      if (warp == 0)
-        {
-          wait_until_solved(&counters->solved, order, known);
-          if (lane == 0)
-            cuda::atomic_ref<int, cuda::thread_scope_device>(counters->solved).store(order + 1,
-                                                                                     cuda::memory_order_release);
-        }
+      // No block leaves while another of its cluster may still write into its shared
+      // memory.
+      cluster.sync();
     }
 
-    template <typename T, int NB, bool transposed>
-    void launch(const LowerTriangle<T> &lower, const T *inverses, T *b, int ldb, ChainCounters *counters,
-                cudaStream_t stream)
+    template <typename T>
+    constexpr int shared_bytes =
+      static_cast<int>(sizeof(T)) * (NB * (NB + 1) + warps * NB + NB + chain_cluster_blocks * NB);
+
+    // Whether to launch in clusters: the GPU runs them, and the kernel was compiled for
+    // one that does (sm_90 or newer; asked of the runtime, once).
+    template <typename Kernel>
+    bool launch_in_clusters(Kernel kernel)
     {
-      constexpr int bytes = Shape<NB>::template shared_bytes<T>;
-      step2::allow_shared_memory<chained_substitution<T, NB, transposed>>(bytes);
-      chained_substitution<T, NB, transposed>
-        <<<step2::ceil_div(lower.n, NB), threads, bytes, stream>>>(lower, inverses, b, ldb, counters);
+      static const bool yes = [&] {
+        int device = 0, clusters = 0;
+        LAB_CHECK(cudaGetDevice(&device));
+        LAB_CHECK(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, device));
+        cudaFuncAttributes attributes{};
+        LAB_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+        return clusters != 0 && attributes.binaryVersion >= 90;
+      }();
+      return yes;
+    }
+
+    template <typename T, bool transposed>
+    void launch(const LowerTriangle<T> &lower, const T *inverses, T *b, int ldb, T *posted, int *tickets,
+                bool clusters, cudaStream_t stream)
+    {
+      const auto kernel = chained_substitution<T, transposed>;
+      step2::allow_shared_memory<chained_substitution<T, transposed>>(shared_bytes<T>);
+      const int blocks = step2::ceil_div(lower.n, NB);
+      cudaLaunchConfig_t config{};
+      cudaLaunchAttribute cluster{};
+      config.blockDim = threads;
+      config.dynamicSmemBytes = shared_bytes<T>;
+      config.stream = stream;
+      config.gridDim = blocks;
+      if (clusters && launch_in_clusters(kernel))
+        { // the grid in whole clusters; the blocks past the last block row only wait
+          config.gridDim = step2::ceil_div(blocks, chain_cluster_blocks) * chain_cluster_blocks;
+          cluster.id = cudaLaunchAttributeClusterDimension;
+          cluster.val.clusterDim.x = chain_cluster_blocks;
+          cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
+          config.attrs = &cluster;
+          config.numAttrs = 1;
+        }
+      LAB_CHECK(cudaLaunchKernelEx(&config, kernel, lower, inverses, b, ldb, posted, tickets));
       LAB_CHECK_LAUNCH();
     }
   } // namespace
 
+  std::size_t chain_workspace_elements(int n)
+  {
+    return chain_ticket_elements + static_cast<std::size_t>(step2::ceil_div(n, 4)) * 4; // whole 16-byte runs
+  }
+
   template <typename T>
   void launch_chained_substitution(const T *l, int n, int ld, lab::Op op, int bandwidth, const T *inverses, T *b,
-                                   int ldb, ChainCounters *counters, cudaStream_t stream)
+                                   int ldb, T *workspace, cudaStream_t stream, bool clusters)
   {
     if (n == 0)
       return;
-    LAB_CHECK(cudaMemsetAsync(counters, 0, sizeof(ChainCounters), stream));
-    const LowerTriangle<T> lower{l, n, ld, bandwidth};
-    constexpr int rows = 128; // NB
+    // The ticket counter to zero, the mailbox to `empty` (all bits one).
+    int *tickets = reinterpret_cast<int *>(workspace);
+    T *posted = workspace + chain_ticket_elements;
+    LAB_CHECK(cudaMemsetAsync(tickets, 0, sizeof(int), stream));
+    LAB_CHECK(cudaMemsetAsync(posted, 0xff, sizeof(T) * n, stream));
+    const bool aligned = reinterpret_cast<std::uintptr_t>(l) % 16 == 0 && (ld * sizeof(T)) % 16 == 0;
+    const LowerTriangle<T> lower{l, n, ld, bandwidth, aligned};
     if (op == lab::Op::none)
-      launch<T, rows, false>(lower, inverses, b, ldb, counters, stream);
+      launch<T, false>(lower, inverses, b, ldb, posted, tickets, clusters, stream);
     else
-      launch<T, rows, true>(lower, inverses, b, ldb, counters, stream);
+      launch<T, true>(lower, inverses, b, ldb, posted, tickets, clusters, stream);
   }
 
   template void launch_chained_substitution(const float *, int, int, lab::Op, int, const float *, float *, int,
-                                            ChainCounters *, cudaStream_t);
+                                            float *, cudaStream_t, bool);
   template void launch_chained_substitution(const double *, int, int, lab::Op, int, const double *, double *, int,
-                                            ChainCounters *, cudaStream_t);
+                                            double *, cudaStream_t, bool);
 } // namespace step3

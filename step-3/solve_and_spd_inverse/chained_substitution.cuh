@@ -9,32 +9,38 @@
 // so the arithmetic is free and the time is that of reading L: 0.11 ms in float at
 // n = 16384. Nothing a launch chain can do gets near that; one kernel can.
 //
-// The kernel cuts L into block rows of NB rows (128 in float). Each thread block owns
-// one: for forward substitution it computes
-//   x_i = L_ii^{-1} (b_i − Σ_{j<i} L_ij x_j)
+// The kernel cuts L into block rows of NB = 128 rows. Each thread block owns one: for
+// forward substitution it computes
+//   x_i = Λ_i (b_i − Σ_{j<i} L_ij x_j),   Λ_i = L_ii^{-1},
 // and walks along its block row from the left, tile after tile of NB × NB entries,
 // each tile as soon as the x_j it multiplies are known. The dependency between blocks
-// is the only serial part, and it travels through memory instead of through launches:
-//  - a counter `solved` in global memory says how many blocks of x are final. A warp
-//    about to use x_j waits until solved > j (one lane polls, with an acquire load);
-//    the block that finishes x_i writes it, then raises solved to i + 1 (a release
-//    store). The acquire/release pair is what makes the x_i written by one SM visible
-//    to a warp on another (the memory model of the CUDA C++ guide, cuda::atomic_ref).
-//  - blocks wait only for blocks that are already running: each takes a ticket from a
-//    second counter when it starts, and solves the block row of its ticket, not of its
-//    blockIdx. Blocks can start in any order, and not all fit on the GPU at once; a
-//    block that waited for a block not yet started would wait forever.
-// Most of the work is far from the chain: block row i reads i tiles, and all but the
-// last can be read while earlier blocks are still being solved. To keep the memory
-// busy while a warp waits for x, the tiles are requested ahead (`prefetch.global.L2`,
-// four tiles ahead), so that when x arrives the tile is already in the L2 cache.
-//
-// The diagonal block is solved in shared memory with the 64×64 tile inverses of
-// step-2 (two 64×64 products and one more for the entries between them when NB = 128),
-// loaded before the walk starts, so that the step on the chain, from x_{i−1} to x_i,
-// is a few microseconds. Back substitution with L^T is the same walk along block
-// column i, from the bottom, with column sums instead of row sums: tiles of L are
-// read row by row in both directions, so both read memory in whole 128-byte lines.
+// is the only serial part, and it travels through memory instead of through launches.
+// What that chain costs was measured inside the kernel, with time stamps (H200, float,
+// n = 16384; the results page has the figures): in the first version a link of the
+// chain, from x_{i−1} known to x_i known, took 2.7 µs, and so did one SM reading one
+// tile. Both had to shrink, and this version is built around that:
+//  - **Mailboxes instead of counters.** x_j goes into entry j of a mailbox whose
+//    entries hold `empty` (a NaN bit pattern) until then: the value is its own
+//    signal, so the reader needs no flag, no fence and one memory round trip.
+//  - **Clusters.** Blocks run in thread block clusters of 8, whose SMs can write into
+//    each other's shared memory. A block sends its x_i straight into the shared
+//    memory of the cluster's later blocks, where the next one is waiting for it:
+//    0.4 µs from SM to SM, against about 1.5 µs through global memory. Between
+//    clusters x goes through the mailbox in global memory.
+//  - **The diagonal block in one product.** Λ_i, 128 × 128, is built in shared
+//    memory from step-2's two 64 × 64 tile inverses before the walk starts; on the
+//    chain x_i = Λ_i r is one product, each warp its own rows, where solving tile
+//    after tile took four barriers.
+//  - **Reading like a stream.** The tiles are read with 16-byte loads, and without
+//    asking the L2 cache to fetch tiles ahead (a probe measured that the requests
+//    slowed the reading by a fifth to a half: they compete with the loads for memory).
+//  - **Blocks wait only for blocks that are running.** Places in the chain go to
+//    whole clusters, by a ticket that each cluster's first block takes when it
+//    starts: not all blocks fit on the GPU at once, and a block that waited for one
+//    not yet started would wait forever.
+// Back substitution with L^T is the same walk along block column i, from the bottom,
+// with column sums instead of row sums: tiles of L are read row by row in both
+// directions, so both read memory in whole 128-byte lines.
 //
 // Only entries of the lower triangle are read, and of a band factor only those at most
 // b below the diagonal: the band layout of step-5 keeps other data beside the band.
@@ -43,20 +49,30 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
+
 namespace step3
 {
-  // What the chained kernel's blocks share: the two counters above, set to zero
-  // before every launch.
-  struct ChainCounters
-  {
-    int ticket;
-    int solved;
-  };
+  // The blocks of one thread block cluster: 8, the most that every GPU with clusters
+  // runs ("portable"), each on an SM of its own in one GPC.
+  inline constexpr int chain_cluster_blocks = 8;
+
+  // The elements of T at the start of the workspace that hold the ticket counter
+  // (16 or 32 bytes, so that the mailbox after it stays aligned).
+  inline constexpr std::size_t chain_ticket_elements = 4;
+
+  // The chained kernel's workspace, in elements of T, for order n: the ticket counter
+  // and the mailbox of x (n entries, rounded up to a multiple of 4).
+  // launch_chained_substitution resets both.
+  std::size_t chain_workspace_elements(int n);
 
   // x = op(L)^{-1} b in place for one right-hand side b (stride ldb), the n×n lower
   // triangle L with band @p bandwidth (−1: dense), the tile inverses of step-2 stacked
-  // in @p inverses (n × 64). Enqueued on @p stream.
+  // in @p inverses (n × 64), @p workspace of chain_workspace_elements(n). Enqueued on
+  // @p stream. In clusters where the GPU has them; @p clusters = false launches
+  // without, as on GPUs before Hopper (every x through global memory): the tests run
+  // both ways.
   template <typename T>
   void launch_chained_substitution(const T *l, int n, int ld, lab::Op op, int bandwidth, const T *inverses, T *b,
-                                   int ldb, ChainCounters *counters, cudaStream_t stream);
+                                   int ldb, T *workspace, cudaStream_t stream, bool clusters = true);
 } // namespace step3

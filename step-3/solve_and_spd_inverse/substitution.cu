@@ -14,36 +14,34 @@ namespace step3
   {
     constexpr int block = substitution_block;
     static_assert(block == step2::inverse_tile, "a block is a tile of step-2's inverses");
-
-    // The elements at the start of the workspace that hold the chained kernel's
-    // counters: 16 bytes in floats, 32 in doubles, so that what follows stays aligned.
-    constexpr std::size_t counter_elements = 4;
-    static_assert(sizeof(ChainCounters) <= counter_elements * sizeof(float));
   } // namespace
 
+  // The chained kernel's workspace first, then the stacked tile inverses and the solution.
   std::size_t substitution_workspace(int n, int nrhs)
   {
-    return counter_elements + static_cast<std::size_t>(block) * n + static_cast<std::size_t>(n) * nrhs;
+    return chain_workspace_elements(n) + static_cast<std::size_t>(block) * n + static_cast<std::size_t>(n) * nrhs;
   }
 
   template <typename T>
   void solve_lower(const T *l, int n, int ld, lab::Op op, T *b, int ldb, int nrhs, T *workspace, int *info,
                    const lab::Gemm<T> &gemm, cudaStream_t stream, int bandwidth, Substitution method)
   {
-    if (method == Substitution::chained && nrhs != 1)
+    const bool chained_asked = method == Substitution::chained || method == Substitution::chained_without_clusters;
+    if (chained_asked && nrhs != 1)
       throw std::invalid_argument("the chained substitution solves for one right-hand side, not " +
                                   std::to_string(nrhs));
-    const bool chained = method == Substitution::chained || (method == Substitution::fastest && nrhs == 1);
+    const bool chained = chained_asked || (method == Substitution::fastest && nrhs == 1);
     const long reach = bandwidth < 0 ? n : bandwidth; // how far below the diagonal L has nonzeros
     const auto at = [](auto *m, int ldm, int r, int c) { return m + static_cast<long>(r) * ldm + c; };
-    auto *counters = reinterpret_cast<ChainCounters *>(workspace);
-    T *inverses = workspace + counter_elements;                   // tile k at rows k·64 ... (n × 64)
+    T *chain = workspace;
+    T *inverses = workspace + chain_workspace_elements(n);                  // tile k at rows k·64 ... (n × 64)
     T *x = inverses + static_cast<long>(block) * n;               // the solution (n × nrhs)
     check_diagonal(l, n, ld, info, stream);
     step2::launch_invert_diagonal_tiles(l, n, ld, inverses, block, step2::TileLayout::stacked, info, stream);
     if (chained)
       {
-        launch_chained_substitution(l, n, ld, op, bandwidth, inverses, b, ldb, counters, stream);
+        launch_chained_substitution(l, n, ld, op, bandwidth, inverses, b, ldb, chain, stream,
+                                    method != Substitution::chained_without_clusters);
         erase_if_singular(b, n, ldb, info, stream, nrhs);
         return;
       }

@@ -39,17 +39,20 @@ namespace step3
   // The rows of a block: those of the tile inverses (step-2's inverse_tile).
   inline constexpr int substitution_block = 64;
 
-  // Workspace of solve_lower: the chained kernel's two counters, the stacked tile
-  // inverses (n × 64) and the solution (n × nrhs).
+  // Workspace of solve_lower: the chained kernel's (a ticket and a mailbox of n
+  // entries), the stacked tile inverses (n × 64) and the solution (n × nrhs).
   std::size_t substitution_workspace(int n, int nrhs);
 
   // The two ways to substitute; `fastest` picks the chained kernel for one right-hand
-  // side and the blocked products for more (step-3's solve table measures both).
+  // side and the blocked products for more (step-3's solve table measures both). The
+  // chained kernel runs in thread block clusters where the GPU has them; the tests
+  // also run it without, as on older GPUs.
   enum class Substitution
   {
     fastest,
     blocked,
-    chained // one right-hand side only
+    chained,                 // one right-hand side only
+    chained_without_clusters // the same kernel as GPUs before Hopper run it
   };
 
   // B = op(L)^{-1} B, for the n×n lower triangle L; @p bandwidth b ≥ 0 says that L(i, j)

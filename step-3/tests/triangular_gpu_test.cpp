@@ -186,13 +186,22 @@ namespace
   std::vector<step3::Substitution> methods_for(int nrhs)
   {
     if (nrhs == 1)
-      return {step3::Substitution::blocked, step3::Substitution::chained};
+      return {step3::Substitution::blocked, step3::Substitution::chained,
+              step3::Substitution::chained_without_clusters};
     return {step3::Substitution::blocked};
   }
 
   const char *method_name(step3::Substitution method)
   {
-    return method == step3::Substitution::chained ? "chained" : "blocked";
+    switch (method)
+      {
+      case step3::Substitution::chained:
+        return "chained";
+      case step3::Substitution::chained_without_clusters:
+        return "chained without clusters";
+      default:
+        return "blocked";
+      }
   }
 
   // A well-conditioned lower triangle with band @p b (b ≥ n: dense): the diagonal in
@@ -241,6 +250,18 @@ namespace
               const lab::Matrix<T> l = cholesky_factor<T>(n, n);
               check_solve(l, l, lab::random_matrix<T>(n, nrhs, 5), op, -1, method, gemm);
             }
+    // The chained kernel's clusters hold 8 block rows of 128, 1024 rows: around one
+    // cluster, and three (the last with one row), so that x also travels between
+    // clusters, through global memory.
+    for (const int n : {1023, 1024, 1025, 2049})
+      for (const step3::Substitution method : methods_for(1))
+        for (const lab::Op op : {lab::Op::none, lab::Op::transpose})
+          {
+            INFO("n = " << n << ", " << method_name(method) << ", " << lab::op_letter(op) << ", "
+                        << lab::precision_name<T>());
+            const lab::Matrix<T> l = band_triangle<T>(n, n, 7 + n);
+            check_solve(l, l, lab::random_matrix<T>(n, 1, 5), op, -1, method, gemm);
+          }
   }
 
   // A zero on the diagonal: info, and B all zero, for every method and both
@@ -284,8 +305,8 @@ namespace
   void check_band_substitution(lab::Cublas &cublas)
   {
     const lab::Gemm<T> gemm = lab::cublas_gemm_exact<T>(cublas);
-    for (const int n : {1, 64, 65, 200, 513})
-      for (const int b : {0, 1, 63, 64, 65, 127, 128, 150})
+    for (const int n : {1, 64, 65, 200, 513, 2049})
+      for (const int b : {0, 1, 63, 64, 65, 127, 128, 150, 1100})
         for (const int nrhs : {1, 2})
           for (const step3::Substitution method : methods_for(nrhs))
             for (const lab::Op op : {lab::Op::none, lab::Op::transpose})
@@ -293,7 +314,7 @@ namespace
                 INFO("n = " << n << ", bandwidth " << b << ", nrhs = " << nrhs << ", " << method_name(method)
                             << ", " << lab::op_letter(op) << ", " << lab::precision_name<T>());
                 const lab::Matrix<T> l = band_triangle<T>(n, b, 3 + n + b);
-                const int read = method == step3::Substitution::chained ? b : b + step3::substitution_block - 1;
+                const int read = method == step3::Substitution::blocked ? b + step3::substitution_block - 1 : b;
                 check_solve(l, poisoned_below(l, read), lab::random_matrix<T>(n, nrhs, 5), op, b, method, gemm);
               }
   }
@@ -369,17 +390,19 @@ TEST_CASE("forward and back substitution report a zero on the diagonal, X all ze
 
 TEST_CASE("the chained substitution with more blocks than the GPU runs at once", "[gpu][large]")
 {
-  // 20000 rows are 157 block rows of 128, and one block of the kernel fills an SM: the
-  // blocks that start late must still find what they wait for (the tickets).
+  // 20000 rows are 157 block rows of 128 (20 clusters of 8), and one block of the
+  // kernel fills an SM: the blocks that start late must still find what they wait for
+  // (the tickets).
   lab::Cublas cublas;
   const int n = 20000;
   const lab::Matrix<float> l = band_triangle<float>(n, n, 11);
-  for (const lab::Op op : {lab::Op::none, lab::Op::transpose})
-    {
-      INFO(lab::op_letter(op));
-      check_solve(l, l, lab::random_matrix<float>(n, 1, 5), op, -1, step3::Substitution::chained,
-                  lab::cublas_gemm_exact<float>(cublas));
-    }
+  for (const step3::Substitution method :
+       {step3::Substitution::chained, step3::Substitution::chained_without_clusters})
+    for (const lab::Op op : {lab::Op::none, lab::Op::transpose})
+      {
+        INFO(method_name(method) << ", " << lab::op_letter(op));
+        check_solve(l, l, lab::random_matrix<float>(n, 1, 5), op, -1, method, lab::cublas_gemm_exact<float>(cublas));
+      }
 }
 
 TEST_CASE("the chained substitution refuses more than one right-hand side", "[gpu]")

@@ -333,25 +333,24 @@ namespace step3
       T *mailbox = r + NB; // chain_cluster_blocks × NB: x of the cluster's blocks, by rank
 
       // Places in the chain go to whole clusters, in the order they start: the
-      // cluster's first block takes a ticket and tells the others (a write into each
-      // one's shared memory). The cluster then holds places C·ticket ... C·ticket +
-      // C − 1, one per block by its rank. A block waits only for blocks of earlier
-      // tickets, which have started, or for blocks of its own cluster, which run beside
-      // it: it never waits for a block that is not running (not all fit at once).
+      // cluster's first block takes a ticket, and the others read it from its shared
+      // memory. The cluster then holds places C·ticket ... C·ticket + C − 1, one per
+      // block by its rank. A block waits only for blocks of earlier tickets, which have
+      // started, or for blocks of its own cluster, which run beside it: it never waits
+      // for a block that is not running (not all fit at once). The cluster's barrier
+      // comes before any block touches another's shared memory: a block may only be
+      // written to, or read from, once it has started (compute-sanitizer's racecheck
+      // caught a first version that handed out the ticket before it).
       const Cluster cluster;
       const int C = cluster.size(), rank = cluster.rank();
       __shared__ int ticket;
       if (rank == 0 && threadIdx.x == 0)
-        {
-          const int t = atomicAdd(tickets, 1);
-          for (int q = 0; q < C; ++q)
-            *cluster.in_block(&ticket, q) = t;
-        }
+        ticket = atomicAdd(tickets, 1);
       for (int e = threadIdx.x; e < C * NB; e += threads)
         reinterpret_cast<typename Mailbox<T>::Bits *>(mailbox)[e] = Mailbox<T>::empty;
-      cluster.sync(); // the tickets and the empty mailboxes, before any block sends
+      cluster.sync(); // every block has started, the ticket is taken, the mailboxes are empty
       const int n = lower.n, blocks = step2::ceil_div(n, NB);
-      const int first_place = ticket * C, place = first_place + rank;
+      const int first_place = *cluster.in_block(&ticket, 0) * C, place = first_place + rank;
       if (place < blocks)
         {
           const Walk<transposed> walk(place, n, lower.bandwidth);

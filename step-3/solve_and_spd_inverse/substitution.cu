@@ -34,8 +34,8 @@ namespace step3
     const long reach = bandwidth < 0 ? n : bandwidth; // how far below the diagonal L has nonzeros
     const auto at = [](auto *m, int ldm, int r, int c) { return m + static_cast<long>(r) * ldm + c; };
     T *chain = workspace;
-    T *inverses = workspace + chain_workspace_elements(n);                  // tile k at rows k·64 ... (n × 64)
-    T *x = inverses + static_cast<long>(block) * n;               // the solution (n × nrhs)
+    T *inverses = workspace + chain_workspace_elements(n); // tile k at rows k·64 ... (n × 64)
+    T *x = inverses + static_cast<long>(block) * n;        // the solution (n × nrhs)
     check_diagonal(l, n, ld, info, stream);
     step2::launch_invert_diagonal_tiles(l, n, ld, inverses, block, step2::TileLayout::stacked, info, stream);
     if (chained)

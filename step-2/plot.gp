@@ -236,7 +236,7 @@ if (mixed_rows == 0) {
     set logscale y 10
     set format y "10^{%L}"
     set xlabel "matrix size n"
-    set multiplot layout mixed_rows,2 title "step-2: A x = b, variant 6 (float factor with a TF32 trailing update, refined in the working precision) against potrf + potrs and cuSOLVER IRS (GPU: " . gpu_of(has(mixed_float) ? mixed_float : mixed_double) . ")"
+    set multiplot layout mixed_rows,2 title "step-2: A x = b, variant 6 (float factor with TF32 products, refined in the working precision) against potrf + potrs and cuSOLVER IRS (GPU: " . gpu_of(has(mixed_float) ? mixed_float : mixed_double) . ")"
     do for [f = 1:2] {
       mixed_file = (f == 1 ? mixed_float : mixed_double)
       if (has(mixed_file)) {

@@ -12,7 +12,7 @@
 // variant 8 shortens it again (the smallest blocks factorised and inverted in registers);
 // variant 9 does the rest of each trailing update as one product that computes only the
 // lower triangle, and runs also as a CUDA graph; variant 6 solves A x = b with variant 8's
-// factorisation in float, a TF32 trailing update and iterative refinement in float or
+// factorisation in float, its products in TF32, and iterative refinement in float or
 // double. Every
 // variant is checked by its residual and timed against cuSOLVER in the same run on the
 // same matrix.

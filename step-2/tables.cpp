@@ -87,7 +87,7 @@ namespace step2
     if (mixed_precision_.rows() > 0)
       put(mixed_precision_, "mixed_precision_" + std::string(precision) + ".dat",
           std::string("step-2 (variant 6: A x = b in ") + precision +
-            " from a float factor with a TF32 trailing update and iterative refinement in " + precision +
+            " from a float factor with TF32 products and iterative refinement in " + precision +
             ", against potrf + potrs with LOWER and cuSOLVER's IRS solver cusolverDnIRSXgesv, TF32 LU, default "
             "tolerance)",
           {"times in milliseconds (median); error = ||b - A x||_2 / (||A||_F ||x||_2) in double; "

@@ -431,10 +431,11 @@ namespace
   // With @p nan_above_diagonal, the device copy of A holds NaN above its diagonal
   // and the solve is told so (it must read only the lower triangle, its residual's
   // SYMV the UPPER one of cuBLAS); without, A is stored whole and the SYMV reads the
-  // other triangle (LOWER). @p update_gemm, if given, is the trailing update's product.
+  // other triangle (LOWER). @p gemm, if given, is every product of the factorisation
+  // (the panels' and the trailing update's).
   template <typename T>
   MixedOutcome solve_mixed(const lab::Matrix<T> &a, lab::Cublas &cublas, int panel_width,
-                           bool nan_above_diagonal = false, const lab::Gemm<float> &update_gemm = {})
+                           bool nan_above_diagonal = false, const lab::Gemm<float> &gemm = {})
   {
     const int n = a.rows();
     const lab::Matrix<T> b = right_hand_side<T>(n);
@@ -447,7 +448,7 @@ namespace
     x_device.poison();
     using Stored = typename step2::MixedPrecisionSolve<T>::Stored;
     step2::MixedPrecisionSolve<T> solver(n, a.ld(), panel_width, cublas,
-                                         nan_above_diagonal ? Stored::lower_triangle : Stored::whole, {}, update_gemm);
+                                         nan_above_diagonal ? Stored::lower_triangle : Stored::whole, gemm, gemm);
     const int info = solver.solve(a_device.data(), b_device.data(), x_device.data());
     lab::Matrix<T> x(n, 1);
     lab::Matrix<float> l(n, n, a.ld());
@@ -477,7 +478,7 @@ TEST_CASE("variant 6 refines the TF32 solution to FP32 accuracy", "[gpu]")
       CHECK(outcome.error <= 2 * potrs_error(a) + std::numeric_limits<float>::epsilon() / 64);
       // The factor itself has only TF32's accuracy (step2::tf32_factor_tolerance, below 1
       // at every size here, so that an all-zero factor fails).
-      CHECK(outcome.factor_residual <= step2::tf32_factor_tolerance(n));
+      CHECK(outcome.factor_residual <= step2::tf32_factor_tolerance(n, 1e3));
     }
 }
 
@@ -495,7 +496,7 @@ TEST_CASE("variant 6 in double refines a float factor to FP64 accuracy, as LAPAC
       CHECK(outcome.converged);
       CHECK(outcome.error <= std::sqrt(double(n)) * std::numeric_limits<double>::epsilon());
       CHECK(outcome.error <= 2 * potrs_error(a) + std::numeric_limits<double>::epsilon() / 64);
-      CHECK(outcome.factor_residual <= step2::tf32_factor_tolerance(n));
+      CHECK(outcome.factor_residual <= step2::tf32_factor_tolerance(n, 1e3));
       // The first solution is nowhere near double's bound: at least one correction.
       if (n >= 63)
         CHECK(outcome.rounds >= 1);
@@ -521,11 +522,11 @@ TEST_CASE("variant 6 reads only the lower triangle, and factorises with the prod
       CHECK(outcome.info == 0);
       CHECK(outcome.converged);
       CHECK(outcome.error <= std::sqrt(double(n)) * std::numeric_limits<float>::epsilon());
-      // With an FP32 update the factor has FP32's accuracy, a bound the TF32 update's
+      // With FP32 products the factor has FP32's accuracy, a bound the TF32 products'
       // rounding (2^-11 per product input) need not meet.
-      const MixedOutcome fp32_update = solve_mixed(a, cublas, 128, true, fp32);
-      CHECK(fp32_update.converged);
-      CHECK(fp32_update.factor_residual <= 10 * std::sqrt(double(n)) * std::numeric_limits<float>::epsilon());
+      const MixedOutcome fp32_products = solve_mixed(a, cublas, 128, true, fp32);
+      CHECK(fp32_products.converged);
+      CHECK(fp32_products.factor_residual <= 10 * std::sqrt(double(n)) * std::numeric_limits<float>::epsilon());
     }
 }
 

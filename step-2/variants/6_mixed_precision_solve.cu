@@ -87,7 +87,7 @@ namespace step2
     args_.info = info_.data();
     args_.workspace = workspace_.data();
     args_.panel_width = panel_width;
-    args_.gemm = gemm ? gemm : lab::cublas_gemm(cublas, lab::CublasMath::fp32);
+    args_.gemm = gemm ? gemm : lab::cublas_gemm(cublas, lab::CublasMath::tf32);
     args_.update_gemm = update_gemm ? update_gemm : lab::cublas_gemm(cublas, lab::CublasMath::tf32);
   }
 

@@ -44,8 +44,8 @@ namespace step5
   //
   // The dense pipeline on the tensor cores (float only): A = HᵀH + λI and b = Hᵀg by
   // step-4's TF32 product, then step-2's mixed-precision solve (variant 6) with
-  // step-4's products, FP32 for its panels and TF32 for its trailing update; its
-  // iterative refinement, residuals in FP32, brings f to FP32 accuracy for the A it
+  // step-4's TF32 product for its panels and its trailing update; its iterative
+  // refinement, residuals in FP32, brings f to FP32 accuracy for the A it
   // was given. That A carries TF32's rounding: each product of HᵀH rounds its
   // inputs to 11 significant bits (unit roundoff u = 2⁻¹¹), so its entries are off by
   // up to 2u relative to |H|ᵀ|H|, whose norm the bound ‖p‖₁² + λ of η (report/checks.h)
@@ -75,8 +75,8 @@ namespace step5
       blank_result("dense_tf32_refined", "dense, step-4's TF32 products, refined in FP32", MethodKind::pipeline);
     const int n = problem.rows * problem.cols, panel_width = step2::default_panel_width<float>();
     step2::MixedPrecisionSolve<float> solver(n, n, panel_width, cublas,
-                                             step2::MixedPrecisionSolve<float>::Stored::lower_triangle, step4::gemm,
-                                             step4::gemm_tf32);
+                                             step2::MixedPrecisionSolve<float>::Stored::lower_triangle,
+                                             step4::gemm_tf32, step4::gemm_tf32);
     const float lambda = static_cast<float>(options.lambda);
     const auto solve_system = [&](const float *a, const float *b, float *f) { return solver.solve(a, b, f); };
     const StageTimes times = median_times(options.dense_reps, [&] {

@@ -180,15 +180,22 @@ namespace vendor
   cusolverStatus_t getrs(cusolverDnHandle_t h, cublasOperation_t t, int n, int r, const double *a, const int *p, double *b, int *info) { return cusolverDnDgetrs(h, t, n, r, a, n, p, b, n, info); }
   cublasStatus_t trsm(cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t f, cublasOperation_t t, int n, const float *a, float *b) { const float one = 1; return cublasStrsm(h, s, f, t, CUBLAS_DIAG_NON_UNIT, n, n, &one, a, n, b, n); }
   cublasStatus_t trsm(cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t f, cublasOperation_t t, int n, const double *a, double *b) { const double one = 1; return cublasDtrsm(h, s, f, t, CUBLAS_DIAG_NON_UNIT, n, n, &one, a, n, b, n); }
+  cublasStatus_t trsm_one_column(cublasHandle_t h, cublasFillMode_t f, cublasOperation_t t, int n, const float *a, float *b) { const float one = 1; return cublasStrsm(h, CUBLAS_SIDE_LEFT, f, t, CUBLAS_DIAG_NON_UNIT, n, 1, &one, a, n, b, n); }
+  cublasStatus_t trsm_one_column(cublasHandle_t h, cublasFillMode_t f, cublasOperation_t t, int n, const double *a, double *b) { const double one = 1; return cublasDtrsm(h, CUBLAS_SIDE_LEFT, f, t, CUBLAS_DIAG_NON_UNIT, n, 1, &one, a, n, b, n); }
+  cublasStatus_t trsv(cublasHandle_t h, cublasFillMode_t f, cublasOperation_t t, int n, const float *a, float *x) { return cublasStrsv(h, f, t, CUBLAS_DIAG_NON_UNIT, n, a, n, x, 1); }
+  cublasStatus_t trsv(cublasHandle_t h, cublasFillMode_t f, cublasOperation_t t, int n, const double *a, double *x) { return cublasDtrsv(h, f, t, CUBLAS_DIAG_NON_UNIT, n, a, n, x, 1); }
   // clang-format on
 
   // @sect3{The Cholesky family: potrf, potrs, potri}
   //
   // potrf in both fill modes and both interfaces, on the same symmetric matrix;
   // potrs and potri on the factor it leaves (the other triangle of the buffer is a
-  // well-conditioned triangle too, so every fill mode reads a valid factor).
+  // well-conditioned triangle too, so every fill mode reads a valid factor). For one
+  // right-hand side potrs is two triangular solves, which cuBLAS also offers on their
+  // own: trsv (a triangular system with one vector) and trsm with one column, each
+  // called twice, with the factor's triangle (L Lᵀ x = b: L y = b, then Lᵀ x = y).
   template <typename T>
-  void cholesky_family(Settings &s, int n, lab::Cusolver &cusolver)
+  void cholesky_family(Settings &s, int n, lab::Cusolver &cusolver, lab::Cublas &cublas)
   {
     const char *precision = lab::precision_name<T>();
     const lab::DeviceBuffer<T> pristine = device_matrix<T>(n, n, true, 1);
@@ -257,6 +264,35 @@ namespace vendor
               restore_b, info.data());
             record(s, {"potrs", precision, shape, n, std::string(fill_name(fill)) + ", per-type (potrs)", legacy_ms,
                        flops, course_fill && !step2::CusolverCholesky<T>::uses_64_bit_api});
+          }
+        if (nrhs != 1)
+          continue;
+        // The same solve by cuBLAS: with LOWER the factor is L (solve with it, then with
+        // its transpose), with UPPER it is Lᵀ (the other way round).
+        cublas.bind(nullptr);
+        for (const cublasFillMode_t fill : {CUBLAS_FILL_MODE_LOWER, CUBLAS_FILL_MODE_UPPER})
+          {
+            const cublasOperation_t first = fill == CUBLAS_FILL_MODE_LOWER ? CUBLAS_OP_N : CUBLAS_OP_T;
+            const cublasOperation_t second = fill == CUBLAS_FILL_MODE_LOWER ? CUBLAS_OP_T : CUBLAS_OP_N;
+            const std::string order = std::string(op_name(first)) + " then " + op_name(second);
+            const double trsv_ms = time_it(
+              s, n,
+              [&] {
+                LAB_CHECK(trsv(cublas.get(), fill, first, n, pristine.data(), b.data()));
+                LAB_CHECK(trsv(cublas.get(), fill, second, n, pristine.data(), b.data()));
+              },
+              restore_b);
+            record(s, {"potrs", precision, shape, n, std::string(fill_name(fill)) + ", 2 cuBLAS trsv (" + order + ")",
+                       trsv_ms, flops, false});
+            const double trsm_ms = time_it(
+              s, n,
+              [&] {
+                LAB_CHECK(trsm_one_column(cublas.get(), fill, first, n, pristine.data(), b.data()));
+                LAB_CHECK(trsm_one_column(cublas.get(), fill, second, n, pristine.data(), b.data()));
+              },
+              restore_b);
+            record(s, {"potrs", precision, shape, n, std::string(fill_name(fill)) + ", 2 cuBLAS trsm (" + order + ")",
+                       trsm_ms, flops, false});
           }
       }
 
@@ -674,7 +710,7 @@ int main(int argc, char **argv)
     };
     if (settings.options.wants_float())
       {
-        each(sweep.cholesky_float, [&](int n) { cholesky_family<float>(settings, n, cusolver); });
+        each(sweep.cholesky_float, [&](int n) { cholesky_family<float>(settings, n, cusolver, cublas); });
         each(sweep.triangular, [&](int n) { triangular_family<float>(settings, n, cusolver, cublas); });
         each(sweep.syrk_float, [&](int n) { syrk_family<float>(settings, n, cublas); });
         each(sweep.gemm, [&](int n) { gemm_family<float>(settings, n, cublas); });
@@ -688,7 +724,7 @@ int main(int argc, char **argv)
     if (settings.options.wants_double())
       {
         each(sweep.cholesky_double, [&](int n) {
-          cholesky_family<double>(settings, n, cusolver);
+          cholesky_family<double>(settings, n, cusolver, cublas);
           cholesky_solve_family<double>(settings, n, cusolver);
         });
         each(sweep.triangular, [&](int n) { triangular_family<double>(settings, n, cusolver, cublas); });

@@ -275,24 +275,24 @@ namespace vendor
             const cublasOperation_t first = fill == CUBLAS_FILL_MODE_LOWER ? CUBLAS_OP_N : CUBLAS_OP_T;
             const cublasOperation_t second = fill == CUBLAS_FILL_MODE_LOWER ? CUBLAS_OP_T : CUBLAS_OP_N;
             const std::string order = std::string(op_name(first)) + " then " + op_name(second);
-            const double trsv_ms = time_it(
-              s, n,
-              [&] {
-                LAB_CHECK(trsv(cublas.get(), fill, first, n, pristine.data(), b.data()));
-                LAB_CHECK(trsv(cublas.get(), fill, second, n, pristine.data(), b.data()));
-              },
-              restore_b);
-            record(s, {"potrs", precision, shape, n, std::string(fill_name(fill)) + ", 2 cuBLAS trsv (" + order + ")",
-                       trsv_ms, flops, false});
-            const double trsm_ms = time_it(
-              s, n,
-              [&] {
-                LAB_CHECK(trsm_one_column(cublas.get(), fill, first, n, pristine.data(), b.data()));
-                LAB_CHECK(trsm_one_column(cublas.get(), fill, second, n, pristine.data(), b.data()));
-              },
-              restore_b);
-            record(s, {"potrs", precision, shape, n, std::string(fill_name(fill)) + ", 2 cuBLAS trsm (" + order + ")",
-                       trsm_ms, flops, false});
+            // One of the two routines, called with op = first, then second.
+            const auto time_pair = [&](const std::string &routine, const auto &solve_with) {
+              const double ms = time_it(
+                s, n,
+                [&] {
+                  solve_with(first);
+                  solve_with(second);
+                },
+                restore_b);
+              record(s, {"potrs", precision, shape, n,
+                         std::string(fill_name(fill)) + ", 2 cuBLAS " + routine + " (" + order + ")", ms, flops, false});
+            };
+            time_pair("trsv", [&](cublasOperation_t op) {
+              LAB_CHECK(trsv(cublas.get(), fill, op, n, pristine.data(), b.data()));
+            });
+            time_pair("trsm", [&](cublasOperation_t op) {
+              LAB_CHECK(trsm_one_column(cublas.get(), fill, op, n, pristine.data(), b.data()));
+            });
           }
       }
 

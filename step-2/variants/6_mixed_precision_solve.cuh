@@ -16,8 +16,8 @@
 // nearly all of its time once the update runs in TF32: in TF32 they took the factor
 // from 22.9 to 15.9 ms there (H200), for a factor 30 times less accurate (residual
 // 1·10^-5 instead of 4·10^-7), which the refinement repairs: in float in as many
-// rounds from n = 4096 on and one more below, in double in two more (the results
-// page).
+// rounds from n = 4096 on and at most one more below, in double in one to three
+// more (the results page).
 //
 // For solving A x = b that loss can be repaired, cheaply. Iterative refinement, with
 // x = 0 and r = b to start:

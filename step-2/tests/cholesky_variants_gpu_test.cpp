@@ -448,7 +448,7 @@ namespace
     x_device.poison();
     using Stored = typename step2::MixedPrecisionSolve<T>::Stored;
     step2::MixedPrecisionSolve<T> solver(n, a.ld(), panel_width, cublas,
-                                         nan_above_diagonal ? Stored::lower_triangle : Stored::whole, gemm, gemm);
+                                         nan_above_diagonal ? Stored::lower_triangle : Stored::whole, gemm);
     const int info = solver.solve(a_device.data(), b_device.data(), x_device.data());
     lab::Matrix<T> x(n, 1);
     lab::Matrix<float> l(n, n, a.ld());

@@ -75,7 +75,7 @@ namespace step2
 
   template <typename T>
   MixedPrecisionSolve<T>::MixedPrecisionSolve(int n, int ld, int panel_width, lab::Cublas &cublas, Stored stored,
-                                              const lab::Gemm<float> &gemm, const lab::Gemm<float> &update_gemm)
+                                              const lab::Gemm<float> &gemm)
     : n_(n), ld_(ld), residual_fill_(residual_fill_mode(stored)), cublas_(cublas), potrs_(n, ld),
       factor_(static_cast<std::size_t>(n) * ld),
       workspace_(panel_by_halves_workspace<float>(n, panel_width)), correction_(n), residual_(n), norm_(1),
@@ -87,8 +87,7 @@ namespace step2
     args_.info = info_.data();
     args_.workspace = workspace_.data();
     args_.panel_width = panel_width;
-    args_.gemm = gemm ? gemm : lab::cublas_gemm(cublas, lab::CublasMath::tf32);
-    args_.update_gemm = update_gemm ? update_gemm : lab::cublas_gemm(cublas, lab::CublasMath::tf32);
+    args_.gemm = gemm ? gemm : lab::cublas_gemm(cublas, lab::CublasMath::tf32); // also the update's
   }
 
   template <typename T>

@@ -4,10 +4,10 @@
 // On an H100 or H200 the tensor cores multiply TF32 numbers (FP32's exponent, 10 bits
 // of mantissa instead of 23) several times faster than the FP32 units multiply FP32
 // ones. A factorisation whose products all run in TF32 (the fastest FP32
-// factorisation, variant 8 (8_base_block_in_registers.cuh), with a TF32 product both
-// as CholeskyArgs::update_gemm, the trailing update, and as CholeskyArgs::gemm, the
-// panels' products; only the base blocks of 128 rows, factorised in registers, stay in
-// FP32) is correspondingly faster, and less accurate: each product rounds its inputs
+// factorisation, variant 8 (8_base_block_in_registers.cuh), with a TF32 product as
+// CholeskyArgs::gemm, which then serves the trailing update and the panels alike; only
+// the base blocks of 128 rows, factorised in registers, stay in FP32) is
+// correspondingly faster, and less accurate: each product rounds its inputs
 // to 11 significant bits, ε_TF32 = 2^-10 ≈ 10^-3 where FP32 has 2^-23 ≈ 1.2·10^-7.
 // How much of that reaches the factor depends on the matrix (the results page shows
 // it for the test matrices).
@@ -118,12 +118,12 @@ namespace step2
       return stored == Stored::whole ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
     }
 
-    // For n×n matrices with leading dimension ld. The products of the (float) factorisation:
-    // @p gemm for the panels, @p update_gemm for the trailing update; left empty,
-    // cuBLAS's in TF32, both. (Step-5 passes step-4's step4::gemm_tf32 for both.)
-    // cuBLAS also computes the residuals and the norms.
+    // For n×n matrices with leading dimension ld. @p gemm is every product of the (float)
+    // factorisation, the trailing update's and the panels'; left empty, cuBLAS's in TF32.
+    // (Step-5 passes step-4's step4::gemm_tf32.) cuBLAS also computes the residuals and
+    // the norms.
     MixedPrecisionSolve(int n, int ld, int panel_width, lab::Cublas &cublas, Stored stored,
-                        const lab::Gemm<float> &gemm = {}, const lab::Gemm<float> &update_gemm = {});
+                        const lab::Gemm<float> &gemm = {});
 
     // x = A^{-1} b (device vectors of n entries); of A only what the constructor was
     // told is stored is read (the factorisation reads the lower triangle), and A

@@ -76,7 +76,7 @@ namespace step5
     const int n = problem.rows * problem.cols, panel_width = step2::default_panel_width<float>();
     step2::MixedPrecisionSolve<float> solver(n, n, panel_width, cublas,
                                              step2::MixedPrecisionSolve<float>::Stored::lower_triangle,
-                                             step4::gemm_tf32, step4::gemm_tf32);
+                                             step4::gemm_tf32);
     const float lambda = static_cast<float>(options.lambda);
     const auto solve_system = [&](const float *a, const float *b, float *f) { return solver.solve(a, b, f); };
     const StageTimes times = median_times(options.dense_reps, [&] {

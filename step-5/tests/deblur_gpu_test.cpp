@@ -341,7 +341,7 @@ namespace
     lab::Cublas cublas;
     step5::DensePipeline<float> pipeline(size, size, false);
     step2::MixedPrecisionSolve<float> solver(n, n, 128, cublas, step2::MixedPrecisionSolve<float>::Stored::lower_triangle,
-                                             step4::gemm_tf32, step4::gemm_tf32);
+                                             step4::gemm_tf32);
     const step5::StageTimes times = pipeline.run_with_solver(
       device_psf, float(lambda), device_g.data(), step4::gemm_tf32,
       [&](const float *a, const float *b, float *x) { return solver.solve(a, b, x); }, f.data());
@@ -402,7 +402,7 @@ namespace
     lab::Cublas cublas;
     step5::DensePipeline<float> pipeline(size, size, false);
     step2::MixedPrecisionSolve<float> solver(n, n, 128, cublas, step2::MixedPrecisionSolve<float>::Stored::lower_triangle,
-                                             step4::gemm_tf32, step4::gemm_tf32);
+                                             step4::gemm_tf32);
     const step5::StageTimes times = pipeline.run_with_solver(
       device_psf, 0.0f, g.data(), step4::gemm_tf32,
       [&](const float *a, const float *b, float *x) { return solver.solve(a, b, x); }, f.data());

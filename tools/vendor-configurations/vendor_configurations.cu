@@ -178,10 +178,8 @@ namespace vendor
   cusolverStatus_t getrf(cusolverDnHandle_t h, int n, double *a, double *w, int *p, int *info) { return cusolverDnDgetrf(h, n, n, a, n, w, p, info); }
   cusolverStatus_t getrs(cusolverDnHandle_t h, cublasOperation_t t, int n, int r, const float *a, const int *p, float *b, int *info) { return cusolverDnSgetrs(h, t, n, r, a, n, p, b, n, info); }
   cusolverStatus_t getrs(cusolverDnHandle_t h, cublasOperation_t t, int n, int r, const double *a, const int *p, double *b, int *info) { return cusolverDnDgetrs(h, t, n, r, a, n, p, b, n, info); }
-  cublasStatus_t trsm(cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t f, cublasOperation_t t, int n, const float *a, float *b) { const float one = 1; return cublasStrsm(h, s, f, t, CUBLAS_DIAG_NON_UNIT, n, n, &one, a, n, b, n); }
-  cublasStatus_t trsm(cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t f, cublasOperation_t t, int n, const double *a, double *b) { const double one = 1; return cublasDtrsm(h, s, f, t, CUBLAS_DIAG_NON_UNIT, n, n, &one, a, n, b, n); }
-  cublasStatus_t trsm_one_column(cublasHandle_t h, cublasFillMode_t f, cublasOperation_t t, int n, const float *a, float *b) { const float one = 1; return cublasStrsm(h, CUBLAS_SIDE_LEFT, f, t, CUBLAS_DIAG_NON_UNIT, n, 1, &one, a, n, b, n); }
-  cublasStatus_t trsm_one_column(cublasHandle_t h, cublasFillMode_t f, cublasOperation_t t, int n, const double *a, double *b) { const double one = 1; return cublasDtrsm(h, CUBLAS_SIDE_LEFT, f, t, CUBLAS_DIAG_NON_UNIT, n, 1, &one, a, n, b, n); }
+  cublasStatus_t trsm(cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t f, cublasOperation_t t, int n, int columns, const float *a, float *b) { const float one = 1; return cublasStrsm(h, s, f, t, CUBLAS_DIAG_NON_UNIT, n, columns, &one, a, n, b, n); }
+  cublasStatus_t trsm(cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t f, cublasOperation_t t, int n, int columns, const double *a, double *b) { const double one = 1; return cublasDtrsm(h, s, f, t, CUBLAS_DIAG_NON_UNIT, n, columns, &one, a, n, b, n); }
   cublasStatus_t trsv(cublasHandle_t h, cublasFillMode_t f, cublasOperation_t t, int n, const float *a, float *x) { return cublasStrsv(h, f, t, CUBLAS_DIAG_NON_UNIT, n, a, n, x, 1); }
   cublasStatus_t trsv(cublasHandle_t h, cublasFillMode_t f, cublasOperation_t t, int n, const double *a, double *x) { return cublasDtrsv(h, f, t, CUBLAS_DIAG_NON_UNIT, n, a, n, x, 1); }
   // clang-format on
@@ -291,7 +289,7 @@ namespace vendor
               LAB_CHECK(trsv(cublas.get(), fill, op, n, pristine.data(), b.data()));
             });
             time_pair("trsm", [&](cublasOperation_t op) {
-              LAB_CHECK(trsm_one_column(cublas.get(), fill, op, n, pristine.data(), b.data()));
+              LAB_CHECK(trsm(cublas.get(), CUBLAS_SIDE_LEFT, fill, op, n, 1, pristine.data(), b.data()));
             });
           }
       }
@@ -395,7 +393,7 @@ namespace vendor
           {
             cublas.bind(nullptr);
             const double ms =
-              time_it(s, n, [&] { LAB_CHECK(trsm(cublas.get(), side, fill, op, n, pristine.data(), b.data())); },
+              time_it(s, n, [&] { LAB_CHECK(trsm(cublas.get(), side, fill, op, n, n, pristine.data(), b.data())); },
                       identity);
             const std::string configuration = std::string(side == CUBLAS_SIDE_LEFT ? "LEFT" : "RIGHT") + ", " +
                                               fill_name(fill) + ", " + op_name(op);

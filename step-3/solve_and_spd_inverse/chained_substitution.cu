@@ -347,7 +347,7 @@ namespace step3
       const int C = cluster.size(), rank = cluster.rank();
       __shared__ int ticket;
       if (rank == 0 && threadIdx.x == 0)
-        ticket = atomicAdd(tickets, 1);
+        ticket = atomicAdd(tickets, 1) + 1; // the counter starts at −1 (below)
       for (int e = threadIdx.x; e < C * NB; e += threads)
         reinterpret_cast<typename Mailbox<T>::Bits *>(mailbox)[e] = Mailbox<T>::empty;
       cluster.sync(); // every block has started, the ticket is taken, the mailboxes are empty
@@ -511,11 +511,11 @@ namespace step3
   {
     if (n == 0)
       return;
-    // The ticket counter to zero, the mailbox to `empty` (all bits one).
+    // The mailbox to `empty` and the ticket counter before it to −1, in one memset: all
+    // bits one is both, and the first ticket handed out is −1 + 1 = 0.
     int *tickets = reinterpret_cast<int *>(workspace);
     T *posted = workspace + chain_ticket_elements;
-    LAB_CHECK(cudaMemsetAsync(tickets, 0, sizeof(int), stream));
-    LAB_CHECK(cudaMemsetAsync(posted, 0xff, sizeof(T) * n, stream));
+    LAB_CHECK(cudaMemsetAsync(workspace, 0xff, sizeof(T) * (chain_ticket_elements + n), stream));
     const bool aligned = reinterpret_cast<std::uintptr_t>(l) % 16 == 0 && (ld * sizeof(T)) % 16 == 0;
     const LowerTriangle<T> lower{l, n, ld, bandwidth, aligned};
     if (op == lab::Op::none)

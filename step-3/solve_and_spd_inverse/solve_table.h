@@ -101,10 +101,8 @@ namespace step3
     const auto substitute = [&](Measurement &m, Substitution method) {
       m.ms = p.time(
         [&] {
-          solve_lower(p.device_l.data(), n, n, lab::Op::none, work.data(), nrhs, nrhs, workspace.data(),
-                      p.info.data(), p.gemm(), nullptr, -1, method);
-          solve_lower(p.device_l.data(), n, n, lab::Op::transpose, work.data(), nrhs, nrhs, workspace.data(),
-                      p.info.data(), p.gemm(), nullptr, -1, method);
+          solve_with_cholesky_factor(p.device_l.data(), n, n, work.data(), nrhs, nrhs, workspace.data(),
+                                     p.info.data(), p.gemm(), nullptr, -1, method);
         },
         reset);
       m.info = p.reported_info();

@@ -6,7 +6,9 @@
 // the top, n² flops for one right-hand side where the inverse cost n³/3 before its
 // product could even start. With L^T (an upper triangle) the same runs from the
 // bottom: back substitution. Together they solve A x = b with A = L L^T: step-5's
-// deblurring.
+// deblurring, through solve_with_cholesky_factor, which does the work that both share
+// once (the check of the diagonal, the tile inverses: at n = 32768 about 90 µs
+// before each triangle on the H200, 5% of the two).
 //
 // On the GPU the substitution is blocked like variant 3, with the same tile inverses:
 // for each block row k of 64 rows, from the top,
@@ -62,4 +64,13 @@ namespace step3
   void solve_lower(const T *l, int n, int ld, lab::Op op, T *b, int ldb, int nrhs, T *workspace, int *info,
                    const lab::Gemm<T> &gemm, cudaStream_t stream, int bandwidth = -1,
                    Substitution method = Substitution::fastest);
+
+  // B = (L L^T)^{-1} B: both triangles of a Cholesky factor, forward then back, with
+  // the same arguments as solve_lower. The diagonal's check, the tile inverses and the
+  // erasing of B after a singular L are done once for the two (L^T's diagonal tiles
+  // are those of L, transposed): two solve_lower calls would do each twice.
+  template <typename T>
+  void solve_with_cholesky_factor(const T *l, int n, int ld, T *b, int ldb, int nrhs, T *workspace, int *info,
+                                  const lab::Gemm<T> &gemm, cudaStream_t stream, int bandwidth = -1,
+                                  Substitution method = Substitution::fastest);
 } // namespace step3

@@ -319,6 +319,94 @@ namespace
               }
   }
 
+  // A X = B for A = L L^T by solve_with_cholesky_factor, L given as @p stored (L, or L
+  // with NaN where the solve must not read) with @p bandwidth; info and the residual
+  // against A. The residual's check is also shown to fail: the forward half alone
+  // (solve_lower without L^T) is not a solution of A X = B.
+  template <typename T>
+  void check_cholesky_solve(const lab::Matrix<T> &l, const lab::Matrix<T> &stored, const lab::Matrix<T> &b,
+                            int bandwidth, step3::Substitution method, const lab::Gemm<T> &gemm)
+  {
+    const int n = l.rows(), nrhs = b.cols();
+    lab::Matrix<T> a(n, n); // L L^T, in double and rounded once
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        {
+          double s = 0;
+          for (int q = 0; q <= std::min(i, j); ++q)
+            s += double(l(i, q)) * l(j, q);
+          a(i, j) = T(s);
+        }
+    lab::DeviceBuffer<T> dl(stored), db(b), workspace(step3::substitution_workspace(n, nrhs));
+    lab::DeviceBuffer<int> info(1);
+    const double tolerance = lab::tolerance<T>(4, n);
+    const auto solve = [&](bool both) {
+      db.upload(b);
+      workspace.poison();
+      info.poison();
+      if (both)
+        step3::solve_with_cholesky_factor(dl.data(), n, n, db.data(), nrhs, nrhs, workspace.data(), info.data(),
+                                          gemm, nullptr, bandwidth, method);
+      else
+        step3::solve_lower(dl.data(), n, n, lab::Op::none, db.data(), nrhs, nrhs, workspace.data(), info.data(),
+                           gemm, nullptr, bandwidth, method);
+      lab::Matrix<T> x(n, nrhs);
+      db.download(x);
+      int status = -1;
+      info.copy_to_host(&status, 1);
+      CHECK(status == 0);
+      return lab::solve_residual(a, x, b, nrhs);
+    };
+    CHECK(solve(true) <= tolerance);
+    if (n > 1)
+      CHECK_FALSE(solve(false) <= tolerance);
+  }
+
+  // Both triangles at once: dense and band factors, around the blocks of both methods
+  // and the chained kernel's clusters (1024 rows); a zero on the diagonal gives info
+  // and B all zero, as for one triangle.
+  template <typename T>
+  void check_solve_with_cholesky_factor(lab::Cublas &cublas)
+  {
+    const lab::Gemm<T> gemm = lab::cublas_gemm_exact<T>(cublas);
+    for (const int n : {1, 2, 63, 64, 65, 127, 128, 129, 513, 1025})
+      for (const int b : {n, 65})
+        for (const int nrhs : {1, 7})
+          for (const step3::Substitution method : methods_for(nrhs))
+            {
+              INFO("n = " << n << ", bandwidth " << b << ", nrhs = " << nrhs << ", " << method_name(method) << ", "
+                          << lab::precision_name<T>());
+              const lab::Matrix<T> l = band_triangle<T>(n, b, 13 + n + b);
+              const int read = method == step3::Substitution::blocked ? b + step3::substitution_block - 1 : b;
+              check_cholesky_solve(l, b < n ? poisoned_below(l, read) : l, lab::random_matrix<T>(n, nrhs, 5),
+                                   b < n ? b : -1, method, gemm);
+            }
+    const int n = 300;
+    for (const int zero : {0, 70, 299})
+      for (const int nrhs : {1, 3})
+        for (const step3::Substitution method : methods_for(nrhs))
+          {
+            INFO("zero at " << zero << ", nrhs = " << nrhs << ", " << method_name(method) << ", "
+                            << lab::precision_name<T>());
+            lab::Matrix<T> l = cholesky_factor<T>(n, 2);
+            l(zero, zero) = 0;
+            lab::DeviceBuffer<T> dl(l), db(lab::random_matrix<T>(n, nrhs, 5)),
+              workspace(step3::substitution_workspace(n, nrhs));
+            lab::DeviceBuffer<int> info(1);
+            workspace.poison();
+            info.poison();
+            step3::solve_with_cholesky_factor(dl.data(), n, n, db.data(), nrhs, nrhs, workspace.data(), info.data(),
+                                              gemm, nullptr, -1, method);
+            lab::Matrix<T> x(n, nrhs);
+            db.download(x);
+            int status = -1;
+            info.copy_to_host(&status, 1);
+            CHECK(status == zero + 1);
+            for (std::size_t e = 0; e < x.size(); ++e)
+              REQUIRE(x.data()[e] == T(0));
+          }
+  }
+
   // A^{-1} = X^T X from the inverse of A's Cholesky factor.
   template <typename T>
   void check_spd_inverse(lab::Cublas &cublas)
@@ -421,6 +509,13 @@ TEST_CASE("substitution with a band factor reads only its band", "[gpu]")
   lab::Cublas cublas;
   check_band_substitution<float>(cublas);
   check_band_substitution<double>(cublas);
+}
+
+TEST_CASE("both triangles of a Cholesky factor at once solve A X = B", "[gpu]")
+{
+  lab::Cublas cublas;
+  check_solve_with_cholesky_factor<float>(cublas);
+  check_solve_with_cholesky_factor<double>(cublas);
 }
 
 TEST_CASE("the SPD inverse X^T X from the factor's inverse", "[gpu]")

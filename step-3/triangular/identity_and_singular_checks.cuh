@@ -15,22 +15,42 @@
 
 namespace step3
 {
-  // info = j + 1 for the first j with L(j, j) == 0, else 0. One block: each thread
-  // scans every 256th diagonal entry and the block agrees on the smallest j by an
-  // atomic minimum in shared memory. O(n) work, a few microseconds.
+  // info = j + 1 for the first j with L(j, j) == 0, else 0. One block of 1024 threads:
+  // each thread scans every 1024th diagonal entry, and the block agrees on the
+  // smallest j by an atomic minimum in shared memory. The entries lie a row apart, each
+  // a trip to memory of its own, so a thread reads 8 of them before it looks at any:
+  // one at a time, waiting for each before the next, the check took 20 µs at n =
+  // 16384 and 33 µs at 32768 on the H200 (with 256 threads); 8 at a time, 15 and 24 µs.
+  constexpr int diagonal_check_threads = 1024;
+
   template <typename T>
-  __global__ void find_zero_on_diagonal(const T *l, int n, int ld, int *info)
+  __global__ void __launch_bounds__(diagonal_check_threads) find_zero_on_diagonal(const T *l, int n, int ld, int *info)
   {
+    constexpr int in_flight = 8;
     __shared__ int first;
     if (threadIdx.x == 0)
       first = n;
     __syncthreads();
-    for (int j = threadIdx.x; j < n; j += blockDim.x)
-      if (l[static_cast<long>(j) * ld + j] == T(0))
-        {
-          atomicMin(&first, j);
-          break; // this thread's later entries cannot be smaller
-        }
+    for (int j0 = threadIdx.x; j0 < n; j0 += in_flight * blockDim.x)
+      {
+        T entry[in_flight];
+#pragma unroll
+        for (int u = 0; u < in_flight; ++u)
+          {
+            const int j = j0 + u * blockDim.x;
+            entry[u] = j < n ? l[static_cast<long>(j) * ld + j] : T(1);
+          }
+        int zero = n;
+#pragma unroll
+        for (int u = in_flight - 1; u >= 0; --u)
+          if (entry[u] == T(0))
+            zero = j0 + u * blockDim.x;
+        if (zero < n)
+          {
+            atomicMin(&first, zero);
+            break; // this thread's later entries cannot be smaller
+          }
+      }
     __syncthreads();
     if (threadIdx.x == 0)
       *info = first < n ? first + 1 : 0;
@@ -60,7 +80,7 @@ namespace step3
   template <typename T>
   void check_diagonal(const T *l, int n, int ld, int *info, cudaStream_t stream)
   {
-    find_zero_on_diagonal<<<1, 256, 0, stream>>>(l, n, ld, info);
+    find_zero_on_diagonal<<<1, diagonal_check_threads, 0, stream>>>(l, n, ld, info);
     LAB_CHECK_LAUNCH();
   }
 

@@ -84,9 +84,8 @@ namespace step5
     });
     // The solves, L⁻ᵀ (L⁻¹ b), in place in b.
     solves_.capture([&](cudaStream_t stream) {
-      for (const lab::Op op : {lab::Op::none, lab::Op::transpose})
-        step3::solve_lower(args.a, args.n, args.ld, op, b_.data(), one_column, one_column, solve_workspace_.data(),
-                           info_.data(), gemm_, stream, layout_.bandwidth);
+      step3::solve_with_cholesky_factor(args.a, args.n, args.ld, b_.data(), one_column, one_column,
+                                        solve_workspace_.data(), info_.data(), gemm_, stream, layout_.bandwidth);
     });
   }
 

@@ -147,10 +147,8 @@ namespace step5
     // Route (b): f = L⁻ᵀ (L⁻¹ b), in place in f_solve.
     timed(times.solve, [&] {
       LAB_CHECK(cudaMemcpyAsync(f_solve, b_.data(), n * sizeof(T), cudaMemcpyDeviceToDevice, nullptr));
-      step3::solve_lower(a_.data(), n, n, lab::Op::none, f_solve, one_column, one_column, solve_workspace_.data(),
-                         info_.data(), gemm, nullptr);
-      step3::solve_lower(a_.data(), n, n, lab::Op::transpose, f_solve, one_column, one_column,
-                         solve_workspace_.data(), info_.data(), gemm, nullptr);
+      step3::solve_with_cholesky_factor(a_.data(), n, n, f_solve, one_column, one_column,
+                                        solve_workspace_.data(), info_.data(), gemm, nullptr);
     });
     if (!with_inverse_)
       return times;

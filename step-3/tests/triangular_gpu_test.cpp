@@ -264,13 +264,35 @@ namespace
           }
   }
 
+  // A factor of 300 rows with a zero on the diagonal at @p zero: @p solve, given L, B
+  // (@p nrhs columns), the workspace and info on the GPU, must report the zero in info
+  // and leave B all zero.
+  template <typename T, typename Solve>
+  void check_singular_solve(int zero, int nrhs, Solve solve)
+  {
+    const int n = 300;
+    lab::Matrix<T> l = cholesky_factor<T>(n, 1);
+    l(zero, zero) = 0;
+    lab::DeviceBuffer<T> dl(l), db(lab::random_matrix<T>(n, nrhs, 5)), workspace(step3::substitution_workspace(n, nrhs));
+    lab::DeviceBuffer<int> info(1);
+    workspace.poison();
+    info.poison();
+    solve(dl.data(), n, db.data(), workspace.data(), info.data());
+    lab::Matrix<T> x(n, nrhs);
+    db.download(x);
+    int status = -1;
+    info.copy_to_host(&status, 1);
+    CHECK(status == zero + 1);
+    for (std::size_t e = 0; e < x.size(); ++e)
+      REQUIRE(x.data()[e] == T(0));
+  }
+
   // A zero on the diagonal: info, and B all zero, for every method and both
   // directions; the zero in the first, a middle and the last block of the chain.
   template <typename T>
   void check_singular_substitution(lab::Cublas &cublas)
   {
     const lab::Gemm<T> gemm = lab::cublas_gemm_exact<T>(cublas);
-    const int n = 300;
     for (const int zero : {0, 70, 299})
       for (const int nrhs : {1, 3})
         for (const step3::Substitution method : methods_for(nrhs))
@@ -278,21 +300,9 @@ namespace
             {
               INFO("zero at " << zero << ", nrhs = " << nrhs << ", " << method_name(method) << ", "
                               << lab::op_letter(op) << ", " << lab::precision_name<T>());
-              lab::Matrix<T> l = cholesky_factor<T>(n, 1);
-              l(zero, zero) = 0;
-              lab::DeviceBuffer<T> dl(l), db(lab::random_matrix<T>(n, nrhs, 5)),
-                workspace(step3::substitution_workspace(n, nrhs));
-              lab::DeviceBuffer<int> info(1);
-              workspace.poison();
-              step3::solve_lower(dl.data(), n, n, op, db.data(), nrhs, nrhs, workspace.data(), info.data(), gemm,
-                                 nullptr, -1, method);
-              lab::Matrix<T> x(n, nrhs);
-              db.download(x);
-              int status = -1;
-              info.copy_to_host(&status, 1);
-              CHECK(status == zero + 1);
-              for (std::size_t e = 0; e < x.size(); ++e)
-                REQUIRE(x.data()[e] == T(0));
+              check_singular_solve<T>(zero, nrhs, [&](const T *l, int n, T *b, T *workspace, int *info) {
+                step3::solve_lower(l, n, n, op, b, nrhs, nrhs, workspace, info, gemm, nullptr, -1, method);
+              });
             }
   }
 
@@ -381,29 +391,15 @@ namespace
               check_cholesky_solve(l, b < n ? poisoned_below(l, read) : l, lab::random_matrix<T>(n, nrhs, 5),
                                    b < n ? b : -1, method, gemm);
             }
-    const int n = 300;
     for (const int zero : {0, 70, 299})
       for (const int nrhs : {1, 3})
         for (const step3::Substitution method : methods_for(nrhs))
           {
             INFO("zero at " << zero << ", nrhs = " << nrhs << ", " << method_name(method) << ", "
                             << lab::precision_name<T>());
-            lab::Matrix<T> l = cholesky_factor<T>(n, 2);
-            l(zero, zero) = 0;
-            lab::DeviceBuffer<T> dl(l), db(lab::random_matrix<T>(n, nrhs, 5)),
-              workspace(step3::substitution_workspace(n, nrhs));
-            lab::DeviceBuffer<int> info(1);
-            workspace.poison();
-            info.poison();
-            step3::solve_with_cholesky_factor(dl.data(), n, n, db.data(), nrhs, nrhs, workspace.data(), info.data(),
-                                              gemm, nullptr, -1, method);
-            lab::Matrix<T> x(n, nrhs);
-            db.download(x);
-            int status = -1;
-            info.copy_to_host(&status, 1);
-            CHECK(status == zero + 1);
-            for (std::size_t e = 0; e < x.size(); ++e)
-              REQUIRE(x.data()[e] == T(0));
+            check_singular_solve<T>(zero, nrhs, [&](const T *l, int n, T *b, T *workspace, int *info) {
+              step3::solve_with_cholesky_factor(l, n, n, b, nrhs, nrhs, workspace, info, gemm, nullptr, -1, method);
+            });
           }
   }
 

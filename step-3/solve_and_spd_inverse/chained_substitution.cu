@@ -54,6 +54,9 @@ namespace step3
     constexpr int NB = 128;                    // the rows of a block row
     constexpr int rows_per_warp = NB / warps;  // 8
     constexpr int cols_per_lane = NB / 32;     // 4
+    // Forward, the block's warps pass a barrier before every second tile of the walk
+    // (see the walk below for why).
+    constexpr int forward_barrier_every = 2;
     static_assert(NB == 2 * small && rows_per_warp == 8, "Λ is built from two tile inverses; 8 rows per warp");
 
     // The columns a lane holds of a tile: 16 bytes at a time (4 floats or 2 doubles),
@@ -374,9 +377,27 @@ namespace step3
           // loaded before its x is awaited, so that when x arrives only the products
           // are left. x comes from the global mailbox, or for the tiles of blocks of
           // this cluster from the block's own.
+          //
+          // Forward, the warps of the block wait at a barrier before every second
+          // tile. Without it they drift apart, each at its own pace through its rows
+          // of the tiles (the time stamps on the results page showed a block finishing
+          // up to 9 µs after its first warp had its last x), and forward, where every
+          // warp needs all 128 x of the block before, each link waited for the block's
+          // slowest warp. Held together, the warps ask for a tile's rows at the same
+          // time, and forward became as fast as backward (H200, one triangle): 0.35
+          // instead of 0.53 ms at n = 16384 in float, 0.52 instead of 0.74 ms in
+          // double, 0.90 instead of 1.06 ms at 32768 in float, and in a band of 1100
+          // (n = 20000) 0.37 instead of 0.55 ms in float, 0.57 instead of 1.18 ms in
+          // double. A barrier before every tile was as fast up to 16384 and slower at
+          // 32768 (0.94 ms), one before every fourth slower at 16384 (0.39 ms).
+          // Backward, a warp needs only the 8 x of one warp of the block before, the
+          // warps are chains of their own, and a barrier made it slower (0.37 instead
+          // of 0.33 ms at 16384): it is left out there.
           T sums[transposed ? cols_per_lane : rows_per_warp] = {};
           for (int t = 0; t < walk.count; ++t)
             {
+              if (!transposed && t % forward_barrier_every == 0)
+                __syncthreads(); // walk.count is the same for every thread of the block
               T a[rows_per_warp][cols_per_lane];
               for (int q = 0; q < rows_per_warp; ++q)
                 lower.get_fragment(walk.row(t) + rows[q], walk.col(t), lane, a[q]);

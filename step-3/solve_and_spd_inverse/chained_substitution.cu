@@ -54,9 +54,9 @@ namespace step3
     constexpr int NB = 128;                    // the rows of a block row
     constexpr int rows_per_warp = NB / warps;  // 8
     constexpr int cols_per_lane = NB / 32;     // 4
-    // Forward, the block's warps pass a barrier before every second tile of the walk
-    // (see the walk below for why).
-    constexpr int forward_barrier_every = 2;
+    // Forward, the block's warps pass a barrier before every second tile of a walk of
+    // at most 256 tiles (see the walk below for why).
+    constexpr int forward_barrier_every = 2, forward_barrier_longest_walk = 256;
     static_assert(NB == 2 * small && rows_per_warp == 8, "Λ is built from two tile inverses; 8 rows per warp");
 
     // The columns a lane holds of a tile: 16 bytes at a time (4 floats or 2 doubles),
@@ -392,11 +392,17 @@ namespace step3
           // 32768 (0.94 ms), one before every fourth slower at 16384 (0.39 ms).
           // Backward, a warp needs only the 8 x of one warp of the block before, the
           // warps are chains of their own, and a barrier made it slower (0.37 instead
-          // of 0.33 ms at 16384): it is left out there.
+          // of 0.33 ms at 16384): it is left out there. And it is left out of walks
+          // longer than 256 tiles, the block rows of a dense L beyond n = 32768: those
+          // start when the GPU has room for them, find the x they need known, and are
+          // limited by how fast one SM reads, which a barrier only holds up. In float
+          // at n = 65536 forward took 2.74 ms without barriers, 2.93 ms with one in
+          // every block row and 2.64 ms as here (double: 4.86, 4.92 and 4.73 ms).
+          const bool held_together = !transposed && walk.count <= forward_barrier_longest_walk;
           T sums[transposed ? cols_per_lane : rows_per_warp] = {};
           for (int t = 0; t < walk.count; ++t)
             {
-              if (!transposed && t % forward_barrier_every == 0)
+              if (held_together && t % forward_barrier_every == 0)
                 __syncthreads(); // walk.count is the same for every thread of the block
               T a[rows_per_warp][cols_per_lane];
               for (int q = 0; q < rows_per_warp; ++q)

@@ -36,8 +36,8 @@
 //    slowed the reading by a fifth to a half: they compete with the loads for memory).
 //  - **Warps held together.** Forward, every warp needs all 128 x of the block
 //    before; left to drift apart, the block's warps made each link wait for the
-//    slowest of them. A barrier before every second tile of the walk made forward as
-//    fast as backward (a third faster at n = 16384).
+//    slowest of them. A barrier before every second tile of a walk up to 256 tiles
+//    long made forward as fast as backward (a third faster at n = 16384).
 //  - **Blocks wait only for blocks that are running.** Places in the chain go to
 //    whole clusters, by a ticket that each cluster's first block takes when it
 //    starts: not all blocks fit on the GPU at once, and a block that waited for one

@@ -46,8 +46,6 @@ namespace step2
     int *info = nullptr;            // device: 0, or the failing column + 1
     T *workspace = nullptr;         // workspace_elements(n) entries, or nullptr if 0
     lab::Gemm<T> gemm;              // the product variants 4-8 use
-    lab::Gemm<T> update_gemm;       // variants 5, 7, 8: the trailing update's product, if it
-                                    // differs from gemm (variant 6: TF32); else empty
     cudaStream_t stream = nullptr;
     int panel_width = 512;          // nb of variants 4 and 5: the width of a panel
                                     // (variants 7, 8: from it to twice it)

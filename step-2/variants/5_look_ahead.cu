@@ -46,7 +46,6 @@ namespace step2
   void factorize_looking_ahead(const CholeskyArgs<T> &args, PanelFactorization<T> panel, int update_width)
   {
     const int n = args.n, nb = std::min(args.n, args.panel_width);
-    const lab::Gemm<T> &update = args.update_gemm ? args.update_gemm : args.gemm;
     const cudaStream_t s = args.stream;
     SideStream &side = side_stream();
     clear_info(args.info, s);
@@ -67,12 +66,12 @@ namespace step2
         const int next = p + nb, next_width = std::min(nb, n - next);
         const int end = args.rows_end(p, nb); // n, or where the band of the panel ends
         // 1. The next panel's columns.
-        update_block_column(args, p, nb, next, std::min(next_width, end - next), update, s);
+        update_block_column(args, p, nb, next, std::min(next_width, end - next), args.gemm, s);
         // 2. The next panel, on the second stream ...
         lab::wait_for(s, side.columns_ready, side.stream.get());
         panel(args, next, side.stream.get());
         // 3. ... while the rest of the trailing matrix is updated here.
-        update_rest(args, p, next + next_width, update_width, update, s);
+        update_rest(args, p, next + next_width, update_width, args.gemm, s);
         // 4. Both done before the next step.
         lab::wait_for(side.stream.get(), side.panel_done, s);
       }

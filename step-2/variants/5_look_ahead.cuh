@@ -35,8 +35,7 @@
 // Variants 7 and 8 (7_panel_by_halves.cuh, 8_base_block_in_registers.cuh) run this
 // loop with a shorter panel, variant 9 (9_lower_triangle_update.cuh) with the rest of
 // the update in one product; variant 6 (6_mixed_precision_solve.cuh) runs variant 8
-// with a faster, less precise product for the trailing update:
-// CholeskyArgs::update_gemm.
+// with a faster, less precise product (TF32) as CholeskyArgs::gemm.
 
 #include "../cholesky_variants.h"
 

@@ -329,16 +329,12 @@ namespace
               }
   }
 
-  // A X = B for A = L L^T by solve_with_cholesky_factor, L given as @p stored (L, or L
-  // with NaN where the solve must not read) with @p bandwidth; info and the residual
-  // against A. The residual's check is also shown to fail: the forward half alone
-  // (solve_lower without L^T) is not a solution of A X = B.
+  // A = L L^T for a lower triangle L, summed in double and rounded once.
   template <typename T>
-  void check_cholesky_solve(const lab::Matrix<T> &l, const lab::Matrix<T> &stored, const lab::Matrix<T> &b,
-                            int bandwidth, step3::Substitution method, const lab::Gemm<T> &gemm)
+  lab::Matrix<T> times_own_transpose(const lab::Matrix<T> &l)
   {
-    const int n = l.rows(), nrhs = b.cols();
-    lab::Matrix<T> a(n, n); // L L^T, in double and rounded once
+    const int n = l.rows();
+    lab::Matrix<T> a(n, n);
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j)
         {
@@ -347,6 +343,18 @@ namespace
             s += double(l(i, q)) * l(j, q);
           a(i, j) = T(s);
         }
+    return a;
+  }
+
+  // A X = B for A = L L^T by solve_with_cholesky_factor, L given as @p stored (L, or L
+  // with NaN where the solve must not read) with @p bandwidth; info and the residual
+  // against A. The residual's check is also shown to fail: the forward half alone
+  // (solve_lower without L^T) is not a solution of A X = B.
+  template <typename T>
+  void check_cholesky_solve(const lab::Matrix<T> &a, const lab::Matrix<T> &stored, const lab::Matrix<T> &b,
+                            int bandwidth, step3::Substitution method, const lab::Gemm<T> &gemm)
+  {
+    const int n = a.rows(), nrhs = b.cols();
     lab::DeviceBuffer<T> dl(stored), db(b), workspace(step3::substitution_workspace(n, nrhs));
     lab::DeviceBuffer<int> info(1);
     const double tolerance = lab::tolerance<T>(4, n);
@@ -381,16 +389,19 @@ namespace
     const lab::Gemm<T> gemm = lab::cublas_gemm_exact<T>(cublas);
     for (const int n : {1, 2, 63, 64, 65, 127, 128, 129, 513, 1025})
       for (const int b : {n, 65})
-        for (const int nrhs : {1, 7})
-          for (const step3::Substitution method : methods_for(nrhs))
-            {
-              INFO("n = " << n << ", bandwidth " << b << ", nrhs = " << nrhs << ", " << method_name(method) << ", "
-                          << lab::precision_name<T>());
-              const lab::Matrix<T> l = band_triangle<T>(n, b, 13 + n + b);
-              const int read = method == step3::Substitution::blocked ? b + step3::substitution_block - 1 : b;
-              check_cholesky_solve(l, b < n ? poisoned_below(l, read) : l, lab::random_matrix<T>(n, nrhs, 5),
-                                   b < n ? b : -1, method, gemm);
-            }
+        {
+          const lab::Matrix<T> l = band_triangle<T>(n, b, 13 + n + b);
+          const lab::Matrix<T> a = times_own_transpose(l);
+          for (const int nrhs : {1, 7})
+            for (const step3::Substitution method : methods_for(nrhs))
+              {
+                INFO("n = " << n << ", bandwidth " << b << ", nrhs = " << nrhs << ", " << method_name(method)
+                            << ", " << lab::precision_name<T>());
+                const int read = method == step3::Substitution::blocked ? b + step3::substitution_block - 1 : b;
+                check_cholesky_solve(a, b < n ? poisoned_below(l, read) : l, lab::random_matrix<T>(n, nrhs, 5),
+                                     b < n ? b : -1, method, gemm);
+              }
+        }
     for (const int zero : {0, 70, 299})
       for (const int nrhs : {1, 3})
         for (const step3::Substitution method : methods_for(nrhs))

@@ -16,9 +16,13 @@
 // is then 0, so the panel solve writes zeros below the failed block (and below every
 // later one), and the trailing products subtract zero: nothing else changes, and no
 // NaN can appear. That is how variant 4 stops after a failure without asking the host.
+// Without an info (a null pointer) nothing has failed before: step-3's solves invert
+// the tiles first and check the diagonal beside them (a zero pivot then leaves Inf or
+// NaN in its tile, which those solves erase at their end).
 
 #include "tiles.cuh"
 
+#include <lab/dependent_launch.h>
 #include <lab/gemm.h>
 
 namespace step2
@@ -41,7 +45,10 @@ namespace step2
     const int thread = threadIdx.x + threadIdx.y * blockDim.x;
     const int threads = blockDim.x * blockDim.y;
     const int origin = blockIdx.x * tile;
-    const bool failed = failed_before(info);
+    // A kernel launched to overlap this one (step-3's check of the diagonal) may start
+    // now: it reads nothing this kernel writes before it waits for it.
+    lab::allow_next_kernel_to_start();
+    const bool failed = info != nullptr && failed_before(info);
     for (int e = thread; e < tile * tile; e += threads)
       {
         const int r = e / tile, c = e % tile;

@@ -65,17 +65,30 @@ namespace step3
   // (16 or 32 bytes, so that the mailbox after it stays aligned).
   inline constexpr std::size_t chain_ticket_elements = 4;
 
-  // The chained kernel's workspace, in elements of T, for order n: the ticket counter
-  // and the mailbox of x (n entries, rounded up to a multiple of 4).
-  // launch_chained_substitution resets both.
+  // The chained kernel's workspace, in elements of T, for order n: for each direction
+  // (forward and back) a ticket counter and a mailbox of x (n entries, rounded up to a
+  // multiple of 4).
   std::size_t chain_workspace_elements(int n);
+
+  // Readies the workspace for one forward and one back substitution (enqueued on
+  // @p stream): every ticket counter and mailbox entry to all bits one.
+  template <typename T>
+  void reset_chain_workspace(T *workspace, int n, cudaStream_t stream);
 
   // x = op(L)^{-1} b in place for one right-hand side b (stride ldb), the n×n lower
   // triangle L with band @p bandwidth (−1: dense), the tile inverses of step-2 stacked
-  // in @p inverses (n × 64), @p workspace of chain_workspace_elements(n). Enqueued on
-  // @p stream. In clusters where the GPU has them; @p clusters = false launches
-  // without, as on GPUs before Hopper (every x through global memory): the tests run
-  // both ways.
+  // in @p inverses (n × 64), @p workspace of chain_workspace_elements(n), reset since
+  // its last substitution in the same direction. Enqueued on @p stream. In clusters
+  // where the GPU has them; @p clusters = false launches without, as on GPUs before
+  // Hopper (every x through global memory): the tests run both ways.
+  //
+  // The kernel starts while the kernel before it on the stream is still running
+  // (lab/dependent_launch.h), and builds its diagonal-block inverses before it waits
+  // for that kernel: L and the tile inverses must be final when it is launched, that
+  // is, no longer written by the kernel before it, nor by anything that kernel does
+  // not wait for. (solve_lower and solve_with_cholesky_factor launch it after the
+  // check of the diagonal, which waits for the tile inverses.) It waits before it
+  // reads b.
   template <typename T>
   void launch_chained_substitution(const T *l, int n, int ld, lab::Op op, int bandwidth, const T *inverses, T *b,
                                    int ldb, T *workspace, cudaStream_t stream, bool clusters = true);

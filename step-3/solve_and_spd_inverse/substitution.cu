@@ -15,6 +15,11 @@ namespace step3
     constexpr int block = substitution_block;
     static_assert(block == step2::inverse_tile, "a block is a tile of step-2's inverses");
 
+    bool is_chained(Substitution method)
+    {
+      return method == Substitution::chained || method == Substitution::chained_without_clusters;
+    }
+
     // One triangle, op(L)^{-1} B in place, once the diagonal has been checked and the
     // tile inverses lie in the workspace.
     template <typename T>
@@ -26,7 +31,7 @@ namespace step3
       T *chain = workspace;
       T *inverses = workspace + chain_workspace_elements(n); // tile k at rows k·64 ... (n × 64)
       T *x = inverses + static_cast<long>(block) * n;        // the solution (n × nrhs)
-      if (method == Substitution::chained || method == Substitution::chained_without_clusters)
+      if (is_chained(method))
         {
           launch_chained_substitution(l, n, ld, op, bandwidth, inverses, b, ldb, chain, stream,
                                       method != Substitution::chained_without_clusters);
@@ -85,22 +90,31 @@ namespace step3
 
     // What both entry points do around their substitutions: the method for nrhs (the
     // chained kernel refuses more than one right-hand side), then on the stream the
-    // diagonal's check and the tile inverses before them, and B erased after them if L
+    // tile inverses and the diagonal's check before them, and B erased after them if L
     // was singular.
+    //
+    // For one right-hand side these few kernels are a tenth of the solve, and each may
+    // start before the one before it has finished (lab/dependent_launch.h). The tile
+    // inverses come first, without an info to read (a zero on the diagonal leaves Inf
+    // or NaN in its tile, erased with B at the end); the check of the diagonal runs
+    // beside them, since they do not write L, and waits for them before it finishes,
+    // so that the chained kernels, launched after it, find the inverses final and
+    // build their diagonal blocks before they wait; back substitution builds its own
+    // beside forward's last blocks. The erase waits before it reads info.
     template <typename T, typename Substitutions>
     void around_substitutions(const T *l, int n, int ld, T *b, int ldb, int nrhs, T *workspace, int *info,
                               cudaStream_t stream, Substitution method, Substitutions substitutions)
     {
-      const bool chained_asked =
-        method == Substitution::chained || method == Substitution::chained_without_clusters;
-      if (chained_asked && nrhs != 1)
+      if (is_chained(method) && nrhs != 1)
         throw std::invalid_argument("the chained substitution solves for one right-hand side, not " +
                                     std::to_string(nrhs));
       if (method == Substitution::fastest)
         method = nrhs == 1 ? Substitution::chained : Substitution::blocked;
-      check_diagonal(l, n, ld, info, stream);
+      if (is_chained(method))
+        reset_chain_workspace(workspace, n, stream);
       step2::launch_invert_diagonal_tiles(l, n, ld, workspace + chain_workspace_elements(n), block,
-                                          step2::TileLayout::stacked, info, stream);
+                                          step2::TileLayout::stacked, nullptr, stream);
+      check_diagonal(l, n, ld, info, stream, true);
       substitutions(method);
       erase_if_singular(b, n, ldb, info, stream, nrhs);
     }

@@ -41,8 +41,9 @@ namespace step3
   // The rows of a block: those of the tile inverses (step-2's inverse_tile).
   inline constexpr int substitution_block = 64;
 
-  // Workspace of solve_lower: the chained kernel's (a ticket and a mailbox of n
-  // entries), the stacked tile inverses (n × 64) and the solution (n × nrhs).
+  // Workspace of solve_lower and solve_with_cholesky_factor: the chained kernel's (a
+  // ticket and a mailbox of n entries for each direction), the stacked tile inverses
+  // (n × 64) and the solution (n × nrhs).
   std::size_t substitution_workspace(int n, int nrhs);
 
   // The two ways to substitute; `fastest` picks the chained kernel for one right-hand

@@ -8,8 +8,15 @@
 // variants themselves need not test `info` in every kernel (the tile kernel of
 // step-2, which they borrow, does anyway). The checks are enqueued like everything
 // else, so no variant waits for the host.
+//
+// Both checks are short kernels on a chain of short kernels, and both may overlap the
+// kernel before them (lab/dependent_launch.h): the erase waits for it before it reads
+// anything; the diagonal check, where its caller says that the kernel before does not
+// write L (the substitutions' tile inverses), reads the diagonal beside it and waits
+// only before it writes info.
 
 #include <lab/cuda_check.h>
+#include <lab/dependent_launch.h>
 
 #include <cuda_runtime.h>
 
@@ -52,6 +59,8 @@ namespace step3
           }
       }
     __syncthreads();
+    // The kernels after this one may rely on the one before it having finished.
+    lab::wait_for_previous_kernel();
     if (threadIdx.x == 0)
       *info = first < n ? first + 1 : 0;
   }
@@ -69,6 +78,7 @@ namespace step3
   template <typename T>
   __global__ void zero_if_singular(T *x, int rows, int cols, int ldx, const int *info)
   {
+    lab::wait_for_previous_kernel(); // for info and for X
     if (*info == 0)
       return;
     for (long e = blockIdx.x * static_cast<long>(blockDim.x) + threadIdx.x; e < static_cast<long>(rows) * cols;
@@ -76,11 +86,16 @@ namespace step3
       x[(e / cols) * ldx + e % cols] = T(0);
   }
 
-  // The host side: the checks enqueued on a stream.
+  // The host side: the checks enqueued on a stream. @p beside_previous_kernel: the
+  // kernel before this one on the stream does not write L, and the check may run
+  // beside it.
   template <typename T>
-  void check_diagonal(const T *l, int n, int ld, int *info, cudaStream_t stream)
+  void check_diagonal(const T *l, int n, int ld, int *info, cudaStream_t stream, bool beside_previous_kernel = false)
   {
-    find_zero_on_diagonal<<<1, diagonal_check_threads, 0, stream>>>(l, n, ld, info);
+    if (beside_previous_kernel)
+      lab::launch_overlapping_previous<find_zero_on_diagonal<T>>(1, diagonal_check_threads, 0, stream, l, n, ld, info);
+    else
+      find_zero_on_diagonal<<<1, diagonal_check_threads, 0, stream>>>(l, n, ld, info);
     LAB_CHECK_LAUNCH();
   }
 
@@ -103,7 +118,8 @@ namespace step3
   template <typename T>
   void erase_if_singular(T *x, int rows, int ldx, const int *info, cudaStream_t stream, int cols = -1)
   {
-    zero_if_singular<<<256, 256, 0, stream>>>(x, rows, cols < 0 ? rows : cols, ldx, info);
+    lab::launch_overlapping_previous<zero_if_singular<T>>(256, 256, 0, stream, x, rows, cols < 0 ? rows : cols, ldx,
+                                                          info);
     LAB_CHECK_LAUNCH();
   }
 } // namespace step3

@@ -38,6 +38,12 @@
 //    before; left to drift apart, the block's warps made each link wait for the
 //    slowest of them. A barrier before every second tile of a walk up to 256 tiles
 //    long made forward as fast as backward (a third faster at n = 16384).
+//  - **No gaps between the kernels.** A solve is five kernels (tile inverses, the
+//    diagonal's check, forward, back, the erase after a singular L), and each starts
+//    before the one before it has finished (programmatic dependent launch,
+//    lab/dependent_launch.h): this kernel builds Λ_i before it waits, and back
+//    substitution builds its Λ_i on the SMs that forward's finished blocks leave.
+//    0.955 → 0.940 ms at n = 16384 in double, 0.101 → 0.078 ms at 256 (H200).
 //  - **Blocks wait only for blocks that are running.** Places in the chain go to
 //    whole clusters, by a ticket that each cluster's first block takes when it
 //    starts: not all blocks fit on the GPU at once, and a block that waited for one

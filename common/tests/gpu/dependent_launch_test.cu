@@ -51,6 +51,14 @@ namespace
 
   Exchange run_pair()
   {
+    // Both kernels loaded first. CUDA loads a kernel's code when it is first needed
+    // (lazy loading, the default), and loading may wait until the running kernels have
+    // finished: the second kernel's first launch would then wait for the first kernel,
+    // which waits for it. (The course's solves launch the same kernels again and again;
+    // only a program's first launch of each can meet this.)
+    cudaFuncAttributes attributes{};
+    LAB_CHECK(cudaFuncGetAttributes(&attributes, first_kernel));
+    LAB_CHECK(cudaFuncGetAttributes(&attributes, second_kernel));
     lab::DeviceBuffer<Exchange> exchange(1);
     LAB_CHECK(cudaMemset(exchange.data(), 0, sizeof(Exchange)));
     lab::CudaStream stream;

@@ -357,6 +357,11 @@ namespace step3
       T *r = partial + warps * NB;                                 // b_i − the sums
       T *mailbox = r + NB; // chain_cluster_blocks × NB: x of the cluster's blocks, by rank
 
+      // The kernel after this one (back substitution after forward, or the erase) may
+      // start now, on the SMs this one leaves free: until it waits for this one, it
+      // only prepares (below).
+      lab::allow_next_kernel_to_start();
+
       // Places in the chain go to whole clusters, in the order they start: the
       // cluster's first block takes a ticket, and the others read it from its shared
       // memory. The cluster then holds places C·ticket ... C·ticket + C − 1, one per
@@ -366,10 +371,6 @@ namespace step3
       // comes before any block touches another's shared memory: a block may only be
       // written to, or read from, once it has started (compute-sanitizer's racecheck
       // caught a first version that handed out the ticket before it).
-      // The kernel after this one (back substitution after forward, or the erase) may
-      // start now, on the SMs this one leaves free: until it waits for this one, it
-      // only prepares (below).
-      lab::allow_next_kernel_to_start();
       const Cluster cluster;
       const int C = cluster.size(), rank = cluster.rank();
       __shared__ int ticket;

@@ -20,8 +20,8 @@ namespace step3
       return method == Substitution::chained || method == Substitution::chained_without_clusters;
     }
 
-    // One triangle, op(L)^{-1} B in place, once the diagonal has been checked and the
-    // tile inverses lie in the workspace.
+    // One triangle, op(L)^{-1} B in place, enqueued after the tile inverses (in the
+    // workspace) and the diagonal's check.
     template <typename T>
     void substitute(const T *l, int n, int ld, lab::Op op, T *b, int ldb, int nrhs, T *workspace,
                     const lab::Gemm<T> &gemm, cudaStream_t stream, int bandwidth, Substitution method)

@@ -7,8 +7,9 @@
 // product could even start. With L^T (an upper triangle) the same runs from the
 // bottom: back substitution. Together they solve A x = b with A = L L^T: step-5's
 // deblurring, through solve_with_cholesky_factor, which does the work that both share
-// once (the check of the diagonal and the tile inverses: 82 µs before each triangle
-// at n = 32768 in float on the H200, 4% of the two).
+// once: the tile inverses, the check of the diagonal and the erasing of B after a
+// singular L (done before each triangle, the first two took 4% of a two-triangle
+// solve at n = 32768 in float on the H200).
 //
 // On the GPU the substitution is blocked like variant 3, with the same tile inverses:
 // for each block row k of 64 rows, from the top,

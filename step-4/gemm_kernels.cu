@@ -8,6 +8,7 @@
 #include "kernels/14_tensor_cores_fp64.cuh"
 #include "kernels/15_async_pipeline.cuh"
 #include "kernels/16_wgmma_tf32.cuh"
+#include "kernels/17_wgmma_b_as_stored.cuh"
 #include "kernels/1_naive.cuh"
 #include "kernels/2_shared_tiles_16.cuh"
 #include "kernels/3_coalesced.cuh"
@@ -57,6 +58,8 @@ namespace step4
        launch_12_tensor_cores_tf32},
       {"16_wgmma_tf32", "Hopper: wgmma fed by the TMA, warp-specialised, 4 stages",
        transposes_too, launch_16_wgmma_tf32, wgmma_available},
+      {"17_wgmma_b_as_stored", "kernel 16 computing C^T = B^T A^T: B as stored, via registers",
+       transposes_too, launch_17_wgmma_b_as_stored, wgmma_available},
     };
     return kernels;
   }
@@ -122,14 +125,16 @@ namespace step4
       launch_13_double_precision(g, stream);
   }
 
-  // In TF32: kernel 16 where it runs, else kernel 12 for A·B and kernel 15 for the
-  // transposed shapes (see gemm_kernels.h).
+  // In TF32: where wgmma runs, kernel 17 for op(B) = B, which it reads as stored, and
+  // kernel 16 for op(B) = Bᵀ, which is k-major as stored; else kernel 12 for A·B and
+  // kernel 15 for the transposed shapes (see gemm_kernels.h).
   void CourseGemmTf32::operator()(const GemmArgs<float> &g, cudaStream_t stream) const
   {
     if (g.shape.m == 0 || g.shape.n == 0)
       return;
     if (wgmma_available())
-      launch_16_wgmma_tf32(g, stream);
+      g.shape.op_b == Op::none ? launch_17_wgmma_b_as_stored(g, stream)
+                               : launch_16_wgmma_tf32(g, stream);
     else if (g.output == lab::Output::lower_triangle)
       lab::lower_triangle_by_block_columns(g, *this, stream);
     else if (g.shape.op_a == Op::none && g.shape.op_b == Op::none)

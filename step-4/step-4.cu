@@ -130,12 +130,13 @@ namespace step4
                               device.run_and_print(reps, kernel.launch, lines, kernel.name));
   }
 
-  // Then the tensor cores: kernels 12 and 16, those asked for that this GPU can run.
-  // Kernel 16 reads B transposed (k-major); for A·B its time includes a pass that
+  // Then the tensor cores: kernels 12, 16 and 17, those asked for that this GPU can
+  // run. Kernel 16 reads B transposed (k-major); for A·B its time includes a pass that
   // writes Bᵀ first. To show what that pass costs, it also runs A·Bᵀ on the same
   // matrices, where B is read as stored and no pass is needed: same flops, same
-  // kernel, the difference in time is the pass. That product has its own problem on
-  // the device, set up only where kernel 16 runs.
+  // kernel, the difference in time is the pass. (Kernel 17 reads A·B's B as stored,
+  // with no pass.) That product has its own problem on the device, set up only where
+  // kernel 16 runs.
   void run_tf32_kernels(const Settings &settings, const GemmProblem<float> &problem,
                         DeviceProblem<float> &device, const ConsoleLines &lines,
                         FloatSizeResult &result)
@@ -259,7 +260,7 @@ int main(int argc, char **argv)
                "step-4"};
   lab::add_common_options(app, settings.options);
   app.add_option("--kernel", settings.kernel,
-                 "Run one kernel only, by number or name (1 ... 16, e.g. 9 or "
+                 "Run one kernel only, by number or name (1 ... 17, e.g. 9 or "
                  "9_warp_tiling), beside cuBLAS")
     ->type_name("NAME")
     ->check([](const std::string &name) {

@@ -28,7 +28,7 @@
 // op(B) = B it first writes Bᵀ with a transposing pass (32×32 tiles through shared
 // memory, at memory speed) into a scratch buffer, counted in the kernel's time;
 // likewise for op(A) = Aᵀ. (The TMA, told that the data are TF32, rounds each float
-// to the nearest TF32 value on the way; see k_major_map.)
+// to the nearest TF32 value on the way; see tf32_tensor_map.)
 //
 // <b>The TMA: copies without registers or address arithmetic.</b> The tensor memory
 // accelerator copies a whole box of a matrix (here 32 values of k × 128 rows of A,
@@ -99,7 +99,7 @@
 // times it at 50 µs at 4096, moving 2.3 TB/s (68% of the HBM's peak: it reads and
 // writes 64 MB). In an earlier run of 10 repetitions: 80.0 / 85.8% with the pass,
 // 90.7 / 91.8% without. The version in this file is the first that ran; the one
-// change since, tensor maps of type TF32 (k_major_map), left the speed as it was.
+// change since, tensor maps of type TF32 (tf32_tensor_map), left the speed as it was.
 // The machine code of the main loop is what the design promised: per stage, a wait
 // on full[s] (`SYNCS.PHASECHK.TRANS64.TRYWAIT`), `WARPGROUP.ARRIVE` (the wgmma
 // fence), four `HGMMA.64x256x8.F32.TF32` with a few uniform-register instructions
@@ -130,23 +130,13 @@
 // `HGMMA.64x256x8.F32.TF32` instructions and `UTMALDG` copies.
 
 #include "gemm.h"
+#include "kernels/tma_operands.cuh" // wgmma_available, release_wgmma_scratch
 
 #include <cuda_runtime.h>
 
 namespace step4
 {
-  // Whether kernel 16 can run here: a GPU of compute capability 9.0 and a build that
-  // holds its sm_90a code. Asked once, the answer is kept.
-  bool wgmma_available();
-
-  // Gives the memory kept for the transposing passes' scratch back to the GPU. The
-  // pool keeps it between products (a repeated product then allocates nothing), up to
-  // the operands' size of the largest product so far: step-5 calls this after its
-  // TF32 pipeline, whose HᵀH needs 16 GiB of scratch at 256², so that the sizes after
-  // it see the GPU's memory free.
-  void release_wgmma_scratch();
-
   // Kernel 16, any shape and both transposes. Throws std::runtime_error where
-  // wgmma_available() is false.
+  // wgmma_available() (tma_operands.cuh) is false.
   void launch_16_wgmma_tf32(const GemmArgs<float> &g, cudaStream_t stream);
 } // namespace step4

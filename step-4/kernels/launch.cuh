@@ -37,6 +37,19 @@ namespace step4
     col = in_band / rows;
   }
 
+  // The tile of C a block of kernel 16 or 17 computes, in the band order: its first row
+  // and column. False where only C's lower triangle is wanted and the tile lies wholly
+  // above the diagonal (the block then has nothing to do).
+  template <typename Config, typename T>
+  __device__ bool block_tile(const GemmArgs<T> &g, int &row0, int &col0)
+  {
+    int tile_row, tile_col;
+    band_order(Config::band, tile_row, tile_col);
+    row0 = tile_row * Config::bm;
+    col0 = tile_col * Config::bn;
+    return g.output != lab::Output::lower_triangle || col0 <= row0 + Config::bm - 1;
+  }
+
   // A kernel that needs more than the default 48 KiB of shared memory per block must
   // say so before its first launch. Once per kernel is enough: the kernel is a template
   // argument, so each kernel has its own static flag, set on its first call only; this

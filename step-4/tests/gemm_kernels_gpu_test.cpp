@@ -7,9 +7,9 @@
 // them, α and β other than (1, 0), and leading dimensions larger than the rows. The
 // output is poisoned (all NaN) before each run, so an entry a kernel forgets to write
 // fails the check; NaN in the inputs must come out as NaN. The float kernels (1 to
-// 12, 15 and 16) and the double ones (13, 14) go through the same checks; a kernel that
-// this GPU cannot run (kernel 14 needs FP64 tensor cores, kernel 16 an H100 or H200)
-// is reported as skipped.
+// 12, 15 to 17) and the double ones (13, 14) go through the same checks; a kernel that
+// this GPU cannot run (kernel 14 needs FP64 tensor cores, kernels 16 and 17 an H100 or
+// H200) is reported as skipped.
 #include "gemm_kernels.h"
 #include "gemm_check.h"
 #include "kernels/11_autotuned.cuh"
@@ -361,8 +361,8 @@ TEST_CASE("step4::gemm is a lab::Gemm in float and in double", "[gpu]")
 
 TEST_CASE("step4::gemm_tf32 is a lab::Gemm within the TF32 tolerance for any shape", "[gpu]")
 {
-  // Kernel 16 where it runs, else kernels 12 and 15: every transpose, edges of every
-  // tile, k = 0 and empty products.
+  // Kernels 16 and 17 where they run, else kernels 12 and 15: every transpose, edges
+  // of every tile, k = 0 and empty products.
   const lab::Gemm<float> gemm = step4::gemm_tf32;
   INFO("kernel 16 " << (step4::find_float_kernel("16")->runs_here() ? "runs here" : "does not run here"));
   for (const Op op_a : {Op::none, Op::transpose})
@@ -384,24 +384,30 @@ TEST_CASE("step4::gemm_tf32 is a lab::Gemm within the TF32 tolerance for any sha
   check_k_zero<float>(step4::gemm_tf32);
 }
 
-// Kernel 16 exists only for compute capability 9.0 (sm_90a). Where it runs, it must
-// be right; where it cannot, it must say so and refuse to launch instead of leaving C
-// unwritten. Either way the test asserts something: on the course's GPU it is no skip.
-TEST_CASE("kernel 16 runs where it can, and elsewhere is listed as not available and refuses to launch",
+// Kernels 16 and 17 exist only for compute capability 9.0 (sm_90a). Where they run,
+// they must be right; where they cannot, they must say so and refuse to launch instead
+// of leaving C unwritten. Either way the test asserts something: on the course's GPU
+// it is no skip.
+TEST_CASE("kernels 16 and 17 run where they can, and elsewhere are listed as not available and refuse to launch",
           "[gpu]")
 {
-  const step4::GemmKernel<float> *kernel = step4::find_float_kernel("16");
-  REQUIRE(kernel != nullptr);
-  // On the course's GPU (LAB_REQUIRE_GPU=1) a Hopper device must have it: a build whose
-  // architectures were not read as including 90 ("native", "90-real") lost it quietly.
-  const lab::DeviceInfo device = lab::query_device();
-  if (lab::gpu_required() && device.major == 9 && device.minor == 0)
-    CHECK(kernel->runs_here());
-  const GemmProblem<float> p = step4::random_problem<float>({8, 8, 8}, 1.0f, 0.0f, 3);
-  if (kernel->runs_here())
-    CHECK(step4::gemm_error(p, run_on_gpu(p, kernel->launch)) <= step4::tf32_tolerance(8));
-  else
-    CHECK_THROWS_AS(run_on_gpu(p, kernel->launch), std::runtime_error);
+  for (const char *name : {"16", "17"})
+    {
+      INFO("kernel " << name);
+      const step4::GemmKernel<float> *kernel = step4::find_float_kernel(name);
+      REQUIRE(kernel != nullptr);
+      // On the course's GPU (LAB_REQUIRE_GPU=1) a Hopper device must have them: a build
+      // whose architectures were not read as including 90 ("native", "90-real") lost
+      // them quietly.
+      const lab::DeviceInfo device = lab::query_device();
+      if (lab::gpu_required() && device.major == 9 && device.minor == 0)
+        CHECK(kernel->runs_here());
+      const GemmProblem<float> p = step4::random_problem<float>({8, 8, 8}, 1.0f, 0.0f, 3);
+      if (kernel->runs_here())
+        CHECK(step4::gemm_error(p, run_on_gpu(p, kernel->launch)) <= step4::tf32_tolerance(8));
+      else
+        CHECK_THROWS_AS(run_on_gpu(p, kernel->launch), std::runtime_error);
+    }
 }
 
 // Kernel 11's tuner: every candidate is kernel 10 with other tiles, used in the common

@@ -6,7 +6,6 @@
 #include "kernels/wgmma_launch.cuh"
 
 #include <cstdint>
-#include <stdexcept>
 
 namespace step4
 {

@@ -21,6 +21,8 @@
 #include <cuda.h> // CUtensorMap
 #include <cuda_runtime.h>
 
+#include <cstddef>
+
 namespace step4
 {
   // Whether kernels 16 and 17 can run here: a GPU of compute capability 9.0 and a

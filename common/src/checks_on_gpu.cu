@@ -220,9 +220,11 @@ namespace lab
   // So DSYRK with trans = T (C = α MᵀM + β C for M = Lᵀ: α L Lᵀ + β C), fill mode
   // UPPER, α = 1, β = −1, on C = A gives L Lᵀ − A in the triangle where A is stored.
   // The layout fixes trans T; of its fill modes UPPER is the one the course's lower
-  // triangle by rows is, and tools/vendor-configurations measured it 1.04 times the
-  // fastest DSYRK configuration at n = k = 4096 and 1.01 times at 16384 (H200). This
-  // is a check, not a yardstick: it is never timed against the course's code.
+  // triangle by rows is. In the committed tables of tools/vendor-configurations (H200,
+  // results/nvidia-h200/vendor_configurations*.txt) it is the fastest DSYRK
+  // configuration at n = k = 4096 (within 1%) and 1.00 to 1.03 times the fastest at
+  // 16384. This is a check, not a yardstick: it is never timed against the course's
+  // code.
   std::size_t cholesky_residual_bytes(int n) { return 2 * doubles(n, n); }
 
   template <typename T>

@@ -105,11 +105,13 @@ namespace step2
     };
     // The fill mode of the residual's SYMV. cuBLAS reads by columns, so A's lower
     // triangle by rows is its UPPER one, and its LOWER one is our upper triangle.
-    // tools/vendor-configurations times both on a matrix stored whole (H200): SSYMV
-    // UPPER is within 5% of LOWER up to n = 16384 but 1.56 times slower at 32768 (2.42
-    // against 1.54 ms); DSYMV UPPER is 1.92 times slower at 16384 (1.14 against 0.59
-    // ms) and 1.81 times at 32768. So where A is stored whole, which triangle to read is
-    // free and the residual reads the faster one, LOWER; where only the lower triangle
+    // tools/vendor-configurations times both on a matrix stored whole (H200, the
+    // committed results/nvidia-h200/vendor_configurations.txt): SSYMV LOWER is within 2%
+    // of UPPER up to n = 16384 (UPPER the faster there) and 1.53 times faster at 32768
+    // (1.55 against 2.36 ms); DSYMV LOWER is within 3% of UPPER at 8192 and 1.88 times
+    // faster at 16384 (0.53 against 0.99 ms), 1.82 times at 32768. So where A is stored
+    // whole, which triangle to read is free and the residual reads LOWER, the fastest
+    // or within 3% of it at every size; where only the lower triangle
     // exists it must read UPPER and pays for it (a symmetric product of the course's
     // own that reads the lower triangle by rows at memory speed would not: not written
     // yet, the results page lists it).

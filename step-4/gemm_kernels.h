@@ -6,7 +6,7 @@
 // transposed operands, and its launcher. A launcher takes the arguments and a
 // stream, checks the launch, and returns at once (the kernel runs asynchronously).
 // A kernel that needs hardware not every GPU has (kernel 14: FP64 tensor cores; kernels
-// 16 and 17: Hopper's warpgroup MMA) also says whether it can run on this one.
+// 16 to 18: Hopper's warpgroup MMA) also says whether it can run on this one.
 
 #include "gemm.h"
 
@@ -41,15 +41,15 @@ namespace step4
   // checked against FP32 accuracy. (Kernel 15 came after the tensor-core and double
   // kernels 12 to 14, and continues kernel 10.)
   const std::vector<GemmKernel<float>> &fp32_kernels();
-  // Kernels 12, 16 and 17, on the tensor cores: FP32 in and out, TF32 inside (a looser
-  // check). Kernels 16 and 17 run on compute capability 9.0 only, with a build for them.
+  // Kernels 12 and 16 to 18, on the tensor cores: FP32 in and out, TF32 inside (a looser
+  // check). Kernels 16 to 18 run on compute capability 9.0 only, with a build for them.
   const std::vector<GemmKernel<float>> &tf32_kernels();
   // Kernels 13 and 14, in double precision: kernel 10 on the ordinary FP64 units, and
   // the FP64 tensor cores (GPUs of compute capability 8.0 and newer).
   const std::vector<GemmKernel<double>> &fp64_kernels();
 
   // The kernel a name refers to (a number such as "9" or a full name such as
-  // "9_warp_tiling"), or nullptr: among the float kernels (1 to 12, 15 to 17) and the
+  // "9_warp_tiling"), or nullptr: among the float kernels (1 to 12, 15 to 18) and the
   // double ones (13 and 14).
   const GemmKernel<float> *find_float_kernel(const std::string &name);
   const GemmKernel<double> *find_double_kernel(const std::string &name);
@@ -70,11 +70,10 @@ namespace step4
   inline constexpr CourseGemm gemm{};
 
   // step4::gemm_tf32 is the fastest product on the tensor cores in TF32, for any shape
-  // and both transposes: kernels 17 (op(B) = B) and 16 (op(B) = Bᵀ) where the GPU
+  // and both transposes: kernels 18 (op(B) = B) and 16 (op(B) = Bᵀ) where the GPU
   // runs them (an H100 or H200 with a build for sm_90a); elsewhere kernel 12 for A·B,
-  // and kernel 15, in full FP32, for the
-  // transposed shapes kernel 12 does not take (more accurate, so within the TF32
-  // tolerance too). Its results carry TF32's error (about 10⁻³ relative per product
+  // and kernel 15, in full FP32, for the transposed shapes kernel 12 does not take
+  // (more accurate, so within the TF32 tolerance too). Its results carry TF32's error (about 10⁻³ relative per product
   // instead of float's 10⁻⁷): for step-5's mixed-precision solve, where a refinement
   // in double corrects it, and for HᵀH. `lab::Gemm<float> product = step4::gemm_tf32;`.
   struct CourseGemmTf32

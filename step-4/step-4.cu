@@ -130,7 +130,7 @@ namespace step4
                               device.run_and_print(reps, kernel.launch, lines, kernel.name));
   }
 
-  // Then the tensor cores: kernels 12, 16 and 17, those asked for that this GPU can
+  // Then the tensor cores: kernels 12 and 16 to 18, those asked for that this GPU can
   // run. Kernel 16 reads B transposed (k-major); for A·B its time includes a pass that
   // writes Bᵀ first. To show what that pass costs, it also runs A·Bᵀ on the same
   // matrices, where B is read as stored and no pass is needed: same flops, same
@@ -260,7 +260,7 @@ int main(int argc, char **argv)
                "step-4"};
   lab::add_common_options(app, settings.options);
   app.add_option("--kernel", settings.kernel,
-                 "Run one kernel only, by number or name (1 ... 17, e.g. 9 or "
+                 "Run one kernel only, by number or name (1 ... 18, e.g. 9 or "
                  "9_warp_tiling), beside cuBLAS")
     ->type_name("NAME")
     ->check([](const std::string &name) {

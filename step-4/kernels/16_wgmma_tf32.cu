@@ -17,7 +17,7 @@ namespace step4
   // threads, one block per SM. Blocks walk C in bands of 8 tile rows (launch.cuh).
   struct WgmmaConfig
   {
-    static constexpr int bm = 128, bn = 256, bk = 32, stages = 4, band = 8;
+    static constexpr int bm = 128, bn = 256, bk = 32, stages = 4, band = 8, cluster = 1;
     static constexpr int consumers = bm / 64;
     static constexpr int threads = 128 * (1 + consumers);
     static constexpr int a_bytes = bm * bk * 4, b_bytes = bn * bk * 4;
@@ -57,7 +57,7 @@ namespace step4
 
     if (warpgroup == 0)
       ring.produce(steps, [&](int s, int step) {
-        hopper::copy_box(a_map, ring.a_tile(s), ring.full(s), step * bk, row0);
+        ring.copy_a(a_map, s, step * bk, row0);
         hopper::copy_box(b_map, ring.b_tile(s), ring.full(s), step * bk, col0);
       });
     else
@@ -86,7 +86,7 @@ namespace step4
             hopper::keep_in_place(d);
             hopper::wgmma_wait<1>();
             if (step > 0 && lane == 0)
-              hopper::arrive(ring.empty((step + Config::stages - 1) % Config::stages));
+              ring.release((step + Config::stages - 1) % Config::stages);
           }
         hopper::wgmma_wait<0>();
         hopper::keep_in_place(d);

@@ -1,10 +1,11 @@
 #pragma once
-// @sect3{Hopper's instructions, in inline PTX (kernels 16 and 17)}
+// @sect3{Hopper's instructions, in inline PTX (kernels 16 to 18)}
 //
-// The warpgroup MMA, the TMA, the mbarriers and setmaxnreg have no C++ functions in
-// CUDA (CUTLASS wraps them in its own); the course writes each as a function of one
-// or two PTX instructions, used by kernels 16 and 17 (16_wgmma_tf32.cuh says what
-// each unit does). Shared-memory addresses are 32-bit offsets in the shared window
+// The warpgroup MMA, the TMA, the mbarriers, setmaxnreg and the clusters' barriers
+// have no C++ functions in CUDA (CUTLASS wraps them in its own); the course writes
+// each as a function of one or two PTX instructions, used by kernels 16 to 18
+// (16_wgmma_tf32.cuh says what each unit does, 18_wgmma_multicast.cuh what a cluster
+// is). Shared-memory addresses are 32-bit offsets in the shared window
 // (what `__cvta_generic_to_shared` returns). The functions exist only in the sm_90a
 // compilation (`__CUDA_ARCH_FEAT_SM90_ALL`), like the kernels' bodies.
 
@@ -81,6 +82,49 @@ namespace step4
                    : "memory");
     }
 
+    // @sect4{Clusters}
+    //
+    // The blocks of a cluster (kernel 18) are numbered 0, 1, ... within it; each may
+    // address the others' shared memory.
+    __device__ __forceinline__ unsigned cluster_rank()
+    {
+      unsigned rank;
+      asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+      return rank;
+    }
+
+    // Every thread of every block of the cluster: arrive, and wait for all the others.
+    // What a thread wrote to shared memory before (its own block's or another's) is
+    // seen by every thread after ("release" and "acquire"). The whole warp must call it
+    // together.
+    __device__ __forceinline__ void cluster_sync()
+    {
+      asm volatile("barrier.cluster.arrive.release.aligned;\n"
+                   "barrier.cluster.wait.acquire.aligned;" ::
+                     : "memory");
+    }
+
+    // Barriers that the other blocks of the cluster will use: make their
+    // initialisation visible to the whole cluster (before a cluster_sync).
+    __device__ __forceinline__ void fence_barrier_init_for_cluster()
+    {
+      asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+
+    // Arrive on the barrier at `barrier` in the shared memory of the cluster's block
+    // `rank` (this block's own, or another's): `mapa` turns the offset in this block's
+    // shared memory into the address of the same offset in that block's.
+    __device__ __forceinline__ void arrive_in_block(std::uint32_t barrier, unsigned rank)
+    {
+      asm volatile("{\n"
+                   ".reg .b32 remote;\n"
+                   "mapa.shared::cluster.u32 remote, %0, %1;\n"
+                   "mbarrier.arrive.shared::cluster.b64 _, [remote];\n"
+                   "}" ::"r"(barrier),
+                   "r"(rank)
+                   : "memory");
+    }
+
     // Wait until the phase of parity `parity` has completed. (try_wait suspends the
     // thread for a while in hardware before it says no; the loop asks again.)
     __device__ __forceinline__ void wait(std::uint32_t barrier, unsigned parity)
@@ -103,6 +147,20 @@ namespace step4
       asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
                    " [%0], [%1, {%2, %3}], [%4];" ::"r"(tile),
                    "l"(&map), "r"(k0), "r"(row0), "r"(barrier)
+                   : "memory");
+    }
+
+    // The same box written into the shared memory of every block of the cluster named
+    // in the bit mask `blocks` (bit r: block r), at the same offset `tile` in each, and
+    // counted off at the barrier at offset `barrier` in each: one read from L2, several
+    // copies ("multicast").
+    __device__ __forceinline__ void copy_box_to_blocks(const CUtensorMap &map, std::uint32_t tile,
+                                                       std::uint32_t barrier, int k0, int row0,
+                                                       std::uint16_t blocks)
+    {
+      asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                   ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(tile),
+                   "l"(&map), "r"(k0), "r"(row0), "r"(barrier), "h"(blocks)
                    : "memory");
     }
 
@@ -198,7 +256,7 @@ namespace step4
 
     // @sect3{The ring of stages}
     //
-    // Kernels 16 and 17 keep Config::stages stages of Config::stage_bytes in dynamic
+    // Kernels 16 to 18 keep Config::stages stages of Config::stage_bytes in dynamic
     // shared memory, from its first multiple of 1024 bytes (the swizzle needs that),
     // A's tile first in each stage; after the stages, two `mbarrier`s per stage. Stage
     // s holds the steps s, s + stages, ...; its barriers full[s] and empty[s] complete
@@ -207,6 +265,14 @@ namespace step4
     // (in round 0 this is the phase "before the first", which a fresh barrier counts
     // as complete, so the producer starts at once). Config::shared_bytes must be
     // ring_shared_bytes(stages, stage_bytes).
+    //
+    // In a cluster of Config::cluster blocks (kernel 18; 1 for kernels 16 and 17) the
+    // blocks share A's tile: each copies 1/cluster of its rows, the same stage of every
+    // block of the cluster receives it (copy_a). So block b's producer may refill a
+    // stage only once the consumers of <i>every</i> block are done with it: empty[s]
+    // counts the consumer warps of the whole cluster, and each consumer warp arrives on
+    // empty[s] of every block (release). And no block may end while another can still
+    // write to its shared memory or arrive on its barriers (leave).
     template <typename Config>
     class StageRing
     {
@@ -224,9 +290,11 @@ namespace step4
       __device__ std::uint32_t b_tile_offset(int s) const { return b_tile(s) - start_; }
 
       // Called by every thread of the block. full[s]: one arrival (the producer's,
-      // with the byte count) plus the bytes; empty[s]: one arrival per consumer warp.
-      // The barriers are initialised by ordinary stores, the TMA updates them through
-      // the async proxy: hence the fence before the block's only __syncthreads().
+      // with the byte count) plus the bytes; empty[s]: one arrival per consumer warp
+      // of the cluster. The barriers are initialised by ordinary stores, the TMA
+      // updates them through the async proxy: hence the fence before the block's only
+      // __syncthreads(); in a cluster, the other blocks use them too, and the whole
+      // cluster waits until all are ready.
       __device__ void initialise() const
       {
         if (threadIdx.x == 0)
@@ -234,11 +302,53 @@ namespace step4
             for (int s = 0; s < Config::stages; ++s)
               {
                 barrier_init(full(s), 1);
-                barrier_init(empty(s), 4 * Config::consumers);
+                barrier_init(empty(s), 4 * Config::consumers * Config::cluster);
               }
             fence_barrier_init();
+            if constexpr (Config::cluster > 1)
+              fence_barrier_init_for_cluster();
           }
-        __syncthreads();
+        if constexpr (Config::cluster > 1)
+          cluster_sync();
+        else
+          __syncthreads();
+      }
+
+      // The producer's copy of A's tile (Config::bm rows, k-major) for the step at
+      // `k0` into stage s: one box, or in a cluster this block's slice of the rows,
+      // sent to every block.
+      __device__ void copy_a(const CUtensorMap &a_map, int s, int k0, int row0) const
+      {
+        if constexpr (Config::cluster == 1)
+          copy_box(a_map, a_tile(s), full(s), k0, row0);
+        else
+          {
+            const unsigned rank = cluster_rank();
+            copy_box_to_blocks(a_map, a_tile(s) + rank * (Config::a_bytes / Config::cluster), full(s), k0,
+                               row0 + rank * (Config::bm / Config::cluster), (1u << Config::cluster) - 1);
+          }
+      }
+
+      // A consumer warp is done with stage s (called by one lane).
+      __device__ void release(int s) const
+      {
+        if constexpr (Config::cluster == 1)
+          arrive(empty(s));
+        else
+          for (unsigned rank = 0; rank < Config::cluster; ++rank)
+            arrive_in_block(empty(s), rank);
+      }
+
+      // The end of the kernel, for every thread: in a cluster, wait until every block
+      // is done (the other blocks' last copies into this one have arrived with their
+      // steps, but their consumers' last arrivals on this block's barriers may not).
+      __device__ void leave() const
+      {
+        if constexpr (Config::cluster > 1)
+          {
+            __syncwarp();
+            cluster_sync();
+          }
       }
 
       // The producer warpgroup: one thread issues every copy, step after step, each

@@ -21,33 +21,38 @@ namespace step4
   // The number of tiles of size @p tile needed to cover @p extent.
   LAB_HOST_DEVICE constexpr int ceil_div(int extent, int tile) { return (extent + tile - 1) / tile; }
 
-  // Which tile of C a block computes (kernels 14 and 16).
+  // Which tile of C a block computes (kernels 14 and 16 to 18).
   // Blocks are numbered row by row over the grid, and run roughly in that order. Here
   // block number `id` is mapped to tile (row, col) so that consecutive numbers walk
   // down a band of `band` tile rows before moving one tile column on: the blocks
   // running at the same time then share a few panels of A and of B in the L2 cache.
-  __device__ inline void band_order(int band, int &row, int &col)
+  // In clusters of `cluster` blocks along a row of the grid (kernel 18), the clusters
+  // walk the bands this way, and the blocks of a cluster take neighbouring tiles of
+  // one tile row.
+  __device__ inline void band_order(int band, int &row, int &col, int cluster = 1)
   {
-    const int tiles_n = gridDim.x, tiles_m = gridDim.y;
-    const int id = blockIdx.y * tiles_n + blockIdx.x;
+    const int tiles_n = gridDim.x / cluster, tiles_m = gridDim.y;
+    const int id = blockIdx.y * tiles_n + blockIdx.x / cluster;
     const int first_row = id / (band * tiles_n) * band;
     const int rows = min(band, tiles_m - first_row);
     const int in_band = id - first_row * tiles_n;
     row = first_row + in_band % rows;
-    col = in_band / rows;
+    col = in_band / rows * cluster + blockIdx.x % cluster;
   }
 
-  // The tile of C a block of kernel 16 or 17 computes, in the band order: its first row
-  // and column. False where only C's lower triangle is wanted and the tile lies wholly
-  // above the diagonal (the block then has nothing to do).
+  // The tile of C a block of kernel 16, 17 or 18 computes, in the band order: its first
+  // row and column. False where only C's lower triangle is wanted and the tiles of the
+  // block's cluster lie wholly above the diagonal (the blocks then have nothing to do;
+  // a cluster's blocks keep or leave their tiles together, because they share A's).
   template <typename Config, typename T>
   __device__ bool block_tile(const GemmArgs<T> &g, int &row0, int &col0)
   {
     int tile_row, tile_col;
-    band_order(Config::band, tile_row, tile_col);
+    band_order(Config::band, tile_row, tile_col, Config::cluster);
     row0 = tile_row * Config::bm;
     col0 = tile_col * Config::bn;
-    return g.output != lab::Output::lower_triangle || col0 <= row0 + Config::bm - 1;
+    const int cluster_col0 = (tile_col - tile_col % Config::cluster) * Config::bn;
+    return g.output != lab::Output::lower_triangle || cluster_col0 <= row0 + Config::bm - 1;
   }
 
   // A kernel that needs more than the default 48 KiB of shared memory per block must

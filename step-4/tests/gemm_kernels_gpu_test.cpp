@@ -7,8 +7,8 @@
 // them, α and β other than (1, 0), and leading dimensions larger than the rows. The
 // output is poisoned (all NaN) before each run, so an entry a kernel forgets to write
 // fails the check; NaN in the inputs must come out as NaN. The float kernels (1 to
-// 12, 15 to 17) and the double ones (13, 14) go through the same checks; a kernel that
-// this GPU cannot run (kernel 14 needs FP64 tensor cores, kernels 16 and 17 an H100 or
+// 12, 15 to 18) and the double ones (13, 14) go through the same checks; a kernel that
+// this GPU cannot run (kernel 14 needs FP64 tensor cores, kernels 16 to 18 an H100 or
 // H200) is reported as skipped.
 #include "gemm_kernels.h"
 #include "gemm_check.h"
@@ -361,7 +361,7 @@ TEST_CASE("step4::gemm is a lab::Gemm in float and in double", "[gpu]")
 
 TEST_CASE("step4::gemm_tf32 is a lab::Gemm within the TF32 tolerance for any shape", "[gpu]")
 {
-  // Kernels 16 and 17 where they run, else kernels 12 and 15: every transpose, edges
+  // Kernels 16 and 18 where they run, else kernels 12 and 15: every transpose, edges
   // of every tile, k = 0 and empty products.
   const lab::Gemm<float> gemm = step4::gemm_tf32;
   INFO("kernel 16 " << (step4::find_float_kernel("16")->runs_here() ? "runs here" : "does not run here"));
@@ -384,14 +384,14 @@ TEST_CASE("step4::gemm_tf32 is a lab::Gemm within the TF32 tolerance for any sha
   check_k_zero<float>(step4::gemm_tf32);
 }
 
-// Kernels 16 and 17 exist only for compute capability 9.0 (sm_90a). Where they run,
+// Kernels 16 to 18 exist only for compute capability 9.0 (sm_90a). Where they run,
 // they must be right; where they cannot, they must say so and refuse to launch instead
 // of leaving C unwritten. Either way the test asserts something: on the course's GPU
 // it is no skip.
-TEST_CASE("kernels 16 and 17 run where they can, and elsewhere are listed as not available and refuse to launch",
+TEST_CASE("kernels 16 to 18 run where they can, and elsewhere are listed as not available and refuse to launch",
           "[gpu]")
 {
-  for (const char *name : {"16", "17"})
+  for (const char *name : {"16", "17", "18"})
     {
       INFO("kernel " << name);
       const step4::GemmKernel<float> *kernel = step4::find_float_kernel(name);
@@ -407,6 +407,31 @@ TEST_CASE("kernels 16 and 17 run where they can, and elsewhere are listed as not
         CHECK(step4::gemm_error(p, run_on_gpu(p, kernel->launch)) <= step4::tf32_tolerance(8));
       else
         CHECK_THROWS_AS(run_on_gpu(p, kernel->launch), std::runtime_error);
+    }
+}
+
+// Kernels 16 to 18 leave out the tiles above the diagonal of a lower-triangle product
+// themselves (kernel 18 a cluster's two tiles together): each, not only the one
+// step4::gemm_tf32 picks, must be right on and below the diagonal and change nothing at
+// or beyond the overhang; sizes around one tile (128, 256) and one cluster's tiles, in
+// every transpose.
+TEST_CASE("kernels 16 to 18 compute a lower triangle on request", "[gpu]")
+{
+  for (const char *name : {"16", "17", "18"})
+    {
+      const step4::GemmKernel<float> *kernel = step4::find_float_kernel(name);
+      REQUIRE(kernel != nullptr);
+      if (!kernel->runs_here())
+        continue; // the test above asserts that this is not the course's GPU
+      for (const lab::Op op_a : {lab::Op::none, lab::Op::transpose})
+        for (const lab::Op op_b : {lab::Op::none, lab::Op::transpose})
+          for (const int m : {1, 129, 255, 257, 600, 1000})
+            {
+              INFO("kernel " << name << ", m = " << m << " " << lab::op_letter(op_a) << lab::op_letter(op_b));
+              const auto t = lab_test::lower_triangle_product<float>(kernel->launch, m, 40, op_a, op_b, 1.5f, 0.5f);
+              CHECK(t.worst_error <= step4::tf32_tolerance(40));
+              CHECK(t.changed_too_far == 0);
+            }
     }
 }
 

@@ -70,8 +70,9 @@ TEST_CASE("sweep tables: the columns plot.gp reads, in order", "[cpu]")
   CHECK(read_table(dir, "time_float.dat").columns == "# n copies_ms cublas " + fp32_kernels);
   CHECK(read_table(dir, "tf32.dat").columns ==
         "# n cublas_fp32 cublas_tf32 12_tensor_cores_tf32 16_wgmma_tf32 17_wgmma_b_as_stored "
-        "16_wgmma_tf32_ABt error_cublas_fp32 error_cublas_tf32 error_12_tensor_cores_tf32 "
-        "error_16_wgmma_tf32 error_17_wgmma_b_as_stored error_16_wgmma_tf32_ABt");
+        "18_wgmma_multicast 16_wgmma_tf32_ABt error_cublas_fp32 error_cublas_tf32 "
+        "error_12_tensor_cores_tf32 error_16_wgmma_tf32 error_17_wgmma_b_as_stored "
+        "error_18_wgmma_multicast error_16_wgmma_tf32_ABt");
   CHECK(read_table(dir, "shapes_float.dat").columns ==
         "# m n k op_a_transposed op_b_transposed cublas 10_double_buffered 11_autotuned "
         "15_async_pipeline");
@@ -108,7 +109,7 @@ TEST_CASE("sweep tables: a product that did not run is NaN in its column", "[cpu
   CHECK(read_table(dir, "time_float.dat").rows ==
         std::vector<std::string>{"100 0.5 1 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN 4"});
   CHECK(read_table(dir, "tf32.dat").rows ==
-        std::vector<std::string>{"100 2 4 NaN NaN NaN 1 1e-07 0.0001 NaN NaN NaN 0.0003"});
+        std::vector<std::string>{"100 2 4 NaN NaN NaN NaN 1 1e-07 0.0001 NaN NaN NaN NaN 0.0003"});
   CHECK(read_table(dir, "double.dat").rows ==
         std::vector<std::string>{"100 2 NaN 1 0 NaN 0"});
   std::filesystem::remove_all(dir);

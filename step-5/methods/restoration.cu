@@ -13,7 +13,7 @@
 
 #include <gemm_kernels.h> // step-4: step4::gemm, the course's product
 #include <cusolver_mixed_precision.h>             // step-2: cuSOLVER's IRS solver
-#include <kernels/16_wgmma_tf32.cuh>            // step-4: kernel 16's scratch
+#include <kernels/tma_operands.cuh>             // step-4: the TF32 kernels' scratch
 #include <variants/6_mixed_precision_solve.cuh> // step-2: the mixed-precision solve
 
 #include <lab/device_buffer.h>
@@ -59,10 +59,11 @@ namespace step5
   double tf32_pipeline_bytes(int n)
   {
     // The solver's copy of A, its factorisation's workspace (a panel and two blocks of
-    // panel_width²) and three vectors; and kernel 16's scratch (step-4): it makes the
-    // operands of a product k-major first, which for the largest product of
-    // gram_matrix's recursion (n/2 × n/2, inner dimension n: both operands) and for
-    // b = Hᵀg (H transposed) is n² numbers and a few.
+    // panel_width²) and three vectors; and the scratch of step-4's TF32 kernels (16
+    // and 18, tma_operands.cuh): their passes rewrite an operand that is not laid out
+    // as the kernel reads it, which for the largest product of gram_matrix's recursion
+    // (n/2 × n/2, inner dimension n: op(A) = Hᵀ, and for kernel 16 also op(B) = H) and
+    // for b = Hᵀg (H transposed) is at most n² numbers and a few.
     const double panel_width = step2::default_panel_width<float>();
     const double solver = double(n) * (n + panel_width + 3) + 2 * panel_width * panel_width;
     return (solver + double(n) * (n + 4)) * sizeof(float);

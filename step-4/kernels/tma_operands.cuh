@@ -1,7 +1,7 @@
 #pragma once
-// @sect3{Operands for the TMA (kernels 16 and 17)}
+// @sect3{Operands for the TMA (kernels 16 to 18)}
 //
-// Kernels 16 and 17 do not read A and B themselves: the tensor memory accelerator
+// Kernels 16 to 18 do not read A and B themselves: the tensor memory accelerator
 // copies their tiles, described on the host by a <i>tensor map</i>. This file holds
 // what both kernels need on the host side: whether the GPU runs them at all, the
 // tensor maps, and the passes that rewrite an operand the TMA cannot read as it is
@@ -25,7 +25,7 @@
 
 namespace step4
 {
-  // Whether kernels 16 and 17 can run here: a GPU of compute capability 9.0 and a
+  // Whether kernels 16 to 18 can run here: a GPU of compute capability 9.0 and a
   // build that holds their sm_90a code. Asked once, the answer is kept.
   bool wgmma_available();
 
@@ -52,7 +52,8 @@ namespace step4
   };
 
   // Both operands of a product in the layouts its kernel wants: op(A) k-major (m rows
-  // of k), op(B) k-major (n rows of k: kernel 16) or n-major (k rows of n: kernel 17).
+  // of k), op(B) k-major (n rows of k: kernel 16) or n-major (k rows of n: kernels 17
+  // and 18).
   // Each is the matrix as stored where it is laid out so already and the TMA can read
   // it; else a pass, issued in stream order, rewrites it into `scratch` (transposed,
   // or copied where only the alignment was wrong). For k = 0 nothing is prepared.

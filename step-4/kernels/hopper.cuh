@@ -82,7 +82,7 @@ namespace step4
                    : "memory");
     }
 
-    // @sect4{Clusters}
+    // @sect3{Clusters (kernel 18)}
     //
     // The blocks of a cluster (kernel 18) are numbered 0, 1, ... within it; each may
     // address the others' shared memory.

@@ -40,17 +40,44 @@ TEST_CASE("timer: median of a member")
   CHECK(std::isnan(lab::median(std::vector<Times>{}, &Times::kernel_ms)));
 }
 
-TEST_CASE("timer: repeat runs once to warm up, then reps times")
+TEST_CASE("timer: repeat warms up for at least warm_up_milliseconds, then runs reps times")
 {
   const int reps = GENERATE(0, 1, 5);
   INFO("reps " << reps);
-  int calls = 0;
-  const std::vector<double> samples = lab::repeat(reps, [&] { return double(++calls); });
-  CHECK(calls == reps + 1);
+  // Calls of 10 ms, each noting when it started: the warm-up must go on until
+  // warm_up_milliseconds have passed, and stop at the first call that ends after that.
+  const lab::HostTimer clock;
+  std::vector<double> started;
+  const std::vector<double> samples = lab::repeat(reps, [&] {
+    started.push_back(clock.milliseconds());
+    const lab::HostTimer call;
+    while (call.milliseconds() < 10)
+      ;
+    return double(started.size());
+  });
+  const int warm_up_calls = int(started.size()) - reps;
+  REQUIRE(warm_up_calls >= 1);
+  CHECK(started[warm_up_calls - 1] < lab::warm_up_milliseconds);
+  if (reps > 0)
+    CHECK(started[warm_up_calls] >= lab::warm_up_milliseconds);
+  CHECK(clock.milliseconds() >= lab::warm_up_milliseconds + 10 * reps);
   REQUIRE(samples.size() == static_cast<std::size_t>(reps));
-  // The warm-up (1) is dropped; the timed calls follow in order.
+  // The warm-up's calls are dropped; the timed calls follow in order.
   for (int i = 0; i < reps; ++i)
-    CHECK(samples[i] == double(i + 2));
+    CHECK(samples[i] == double(warm_up_calls + i + 1));
+}
+
+TEST_CASE("timer: work longer than the warm-up is warmed up by one run")
+{
+  int calls = 0;
+  const std::vector<double> samples = lab::repeat(2, [&] {
+    const lab::HostTimer call;
+    while (call.milliseconds() < lab::warm_up_milliseconds + 1)
+      ;
+    return double(++calls);
+  });
+  CHECK(calls == 3);
+  CHECK(samples == std::vector<double>{2, 3});
 }
 
 TEST_CASE("timer: repeat returns structs of times")
@@ -65,9 +92,11 @@ TEST_CASE("timer: repeat returns structs of times")
     return Times{double(calls), 10.0 * calls};
   });
   REQUIRE(runs.size() == 3);
-  CHECK(runs[0].kernel_ms == 2.0);
-  CHECK(runs[2].total_ms == 40.0);
-  CHECK(lab::median(runs, &Times::total_ms) == 30.0);
+  const int warm_up_calls = calls - 3; // many: each call here takes no time
+  CHECK(warm_up_calls >= 1);
+  CHECK(runs[0].kernel_ms == double(warm_up_calls + 1));
+  CHECK(runs[2].total_ms == 10.0 * (warm_up_calls + 3));
+  CHECK(lab::median(runs, &Times::total_ms) == 10.0 * (warm_up_calls + 2));
 }
 
 TEST_CASE("timer: HostTimer measures a sleep")

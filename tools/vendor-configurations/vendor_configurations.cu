@@ -22,9 +22,9 @@
 // configuration sees the same numbers): symmetric matrices with 2 on the diagonal and
 // off-diagonal entries in [-1/n, 1/n], diagonally dominant and so positive definite
 // (eigenvalues in (1, 3)); a triangle of one is a well-conditioned triangular matrix.
-// Timing as everywhere in the course: one warm-up, the median of --reps runs between
-// CUDA events, inputs that a routine overwrites restored before each run, outside the
-// clock.
+// Timing as everywhere in the course: a warm-up of at least 0.2 s, the median of
+// --reps runs between CUDA events, inputs that a routine overwrites restored before
+// each run, outside the clock.
 
 // @sect3{Include files}
 #include <cusolver_cholesky.h>   // step-2: the course's potrf/potrs

@@ -9,8 +9,18 @@
 /// so the time between two events is the time the GPU spent on the work between them.
 ///
 /// One run is not a measurement: the first run pays for loading the kernel and warming
-/// caches, and later runs scatter. The course runs the work once to warm up, then
+/// caches, and later runs scatter. The course warms up first, then runs the work
 /// `reps` times, and reports the median, which an outlier cannot drag.
+///
+/// The warm-up lasts at least lab::warm_up_milliseconds, not one run, because a GPU
+/// under sustained load changes speed. Measured on an H200: after 0.05 to 0.1 s of
+/// back-to-back TF32 products at n = 8192 its power management lowers the SM clock
+/// from 1980 MHz to about 1600 MHz, and cuBLAS's product goes from 2.63 to 2.95 to
+/// 3.03 ms, every kernel's likewise, and stays there while the load lasts. With one
+/// warm-up run, whichever product of a comparison was timed first (cuBLAS, in the
+/// course's programs) ran on a cool GPU and the next ones on a hot one, up to 13%
+/// slower for nothing they did. Warmed up for longer than that, every product is
+/// timed in the same steady state: the speed a long computation sees.
 
 #include <cuda_runtime.h>
 
@@ -92,20 +102,28 @@ namespace lab
     return median(std::move(values));
   }
 
-  /// The GPU time of @p work, as the course measures it everywhere: one warm-up run,
-  /// then the median of @p reps runs, each between two CUDA events on the default
-  /// stream. @p prepare, when given, runs before each repetition (also the warm-up),
-  /// outside the timed interval: for work that must start from fresh data.
+  /// How long every measurement warms up at least (see the top of this file): twice
+  /// the longest settling time measured on the H200.
+  inline constexpr double warm_up_milliseconds = 200;
+
+  /// The GPU time of @p work, as the course measures it everywhere: a warm-up of at
+  /// least warm_up_milliseconds, then the median of @p reps runs, each between two
+  /// CUDA events on the default stream. @p prepare, when given, runs before each
+  /// repetition (also those of the warm-up), outside the timed interval: for work that
+  /// must start from fresh data.
   double median_gpu_milliseconds(int reps, const std::function<void()> &work,
                                  const std::function<void()> &prepare = {});
 
-  /// Calls @p run once to warm up (its result is dropped), then @p reps times, and
-  /// returns the results of the timed calls. @p run returns a time in milliseconds, or a
-  /// struct of several times.
+  /// Calls @p run to warm up, at least once and until warm_up_milliseconds have passed
+  /// (their results are dropped), then @p reps times, and returns the results of the
+  /// timed calls. @p run returns a time in milliseconds, or a struct of several times.
   template <typename Run>
   auto repeat(int reps, Run &&run)
   {
-    run();
+    const HostTimer warm_up;
+    do
+      run();
+    while (warm_up.milliseconds() < warm_up_milliseconds);
     std::vector<decltype(run())> samples;
     samples.reserve(reps);
     for (int i = 0; i < reps; ++i)

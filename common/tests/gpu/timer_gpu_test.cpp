@@ -72,8 +72,10 @@ TEST_CASE("timer_gpu: median_gpu_milliseconds runs warm-up plus reps, prepare be
       CHECK(prepared == worked);
       ++prepared;
     });
-  CHECK(worked == 5);
-  CHECK(prepared == 5);
+  // The warm-up repeats the work for lab::warm_up_milliseconds: many runs of a 64 MB
+  // memset, then the 4 timed ones.
+  CHECK(worked > 5);
+  CHECK(prepared == worked);
   CHECK(ms > 0.0);
   CHECK(ms < 1000.0);
   // Without prepare it still times the work.

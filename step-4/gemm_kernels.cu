@@ -131,8 +131,9 @@ namespace step4
   // In TF32: where wgmma runs, kernel 18 for op(B) = B, which it reads as stored, and
   // kernel 16 for op(B) = Bᵀ, which is k-major as stored; else kernel 12 for A·B and
   // kernel 15 for the transposed shapes (see gemm_kernels.h). (Kernel 18 rather than
-  // 17: as fast or faster on the square sizes, and twice as fast on step-5's HᵀH at
-  // n = 65536, where k is long and A's tiles are read from the L2 half as often.)
+  // 17: as fast on the square sizes from 2048 up and twice as fast on step-5's HᵀH at
+  // n = 65536, where k is long and A's tiles are read from the L2 half as often; on
+  // products with fewer tiles than SMs it is 3 to 13% slower, see the results page.)
   void CourseGemmTf32::operator()(const GemmArgs<float> &g, cudaStream_t stream) const
   {
     if (g.shape.m == 0 || g.shape.n == 0)

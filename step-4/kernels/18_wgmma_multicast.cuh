@@ -3,12 +3,11 @@
 //
 // Kernel 17 reads, for every step of 32 values of k, A's tile (256 rows, 32 KB) and
 // B's (128 columns, 16 KB) from the L2 cache. At n = 8192 that is 25.8 GB for the
-// whole product, at kernel 17's speed more than 9 TB/s: near what the L2 can deliver.
-// Nsight Compute (which runs the GPU at fixed, lower clocks) finds the L2 at two
-// thirds of its peak already, and kernel 17's time at full clock falls by only 1.16
-// times where the clock rises by 1.46 times; and kernel 17's time at n = 8192 varies
-// from run to run by up to 8%, where cuBLAS's varies by 2%. All three point to the
-// same limit: the bytes from L2 to the SMs.
+// whole product, at kernel 17's speed more than 9 TB/s, and Nsight Compute found the
+// L2 at two thirds of its peak already. Reading less from the L2 was this kernel's
+// idea. (It was also meant to cure kernel 17's slow runs at n = 8192; those turned out
+// to be the GPU lowering its clock under sustained load, which the course's timer now
+// takes into account: see lab/timer.h and the results page.)
 //
 // Two blocks side by side in a row of tiles of C read the same tile of A. Hopper can
 // make them read it once. A <i>cluster</i> is a group of up to 8 blocks that the GPU

@@ -16,7 +16,7 @@
 /// under sustained load changes speed. Measured on an H200: after 0.05 to 0.1 s of
 /// back-to-back TF32 products at n = 8192 its power management lowers the SM clock
 /// from 1980 MHz to about 1600 MHz, and cuBLAS's product goes from 2.63 to 2.95 to
-/// 3.03 ms, every kernel's likewise, and stays there while the load lasts. With one
+/// 3.08 ms, every kernel's likewise, and stays there while the load lasts. With one
 /// warm-up run, whichever product of a comparison was timed first (cuBLAS, in the
 /// course's programs) ran on a cool GPU and the next ones on a hot one, up to 13%
 /// slower for nothing they did. Warmed up for longer than that, every product is

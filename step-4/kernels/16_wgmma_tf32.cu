@@ -39,6 +39,9 @@ namespace step4
     wgmma_kernel(const __grid_constant__ CUtensorMap a_map,
                  const __grid_constant__ CUtensorMap b_map, GemmArgs<float> g)
   {
+    // Blocks on their own: the ring's cluster mode (kernel 18) would also need
+    // ring.leave() at the end and a lower-triangle argument for a cluster's tiles.
+    static_assert(Config::cluster == 1);
 #ifdef __CUDA_ARCH_FEAT_SM90_ALL
     constexpr int bk = Config::bk;
     extern __shared__ unsigned char shared_memory[];

@@ -128,19 +128,27 @@ namespace step4
       launch_13_double_precision(g, stream);
   }
 
-  // In TF32: where wgmma runs, kernel 18 for op(B) = B, which it reads as stored, and
-  // kernel 16 for op(B) = Bᵀ, which is k-major as stored; else kernel 12 for A·B and
-  // kernel 15 for the transposed shapes (see gemm_kernels.h). (Kernel 18 rather than
-  // 17: as fast on the square sizes from 2048 up and twice as fast on step-5's HᵀH at
-  // n = 65536, where k is long and A's tiles are read from the L2 half as often; on
-  // products with fewer tiles than SMs it is 3 to 13% slower, see the results page.)
+  // In TF32: where wgmma runs, kernel 16 for op(B) = Bᵀ, which is k-major as stored,
+  // and for op(B) = B, which they read as stored, kernel 18 where the product has
+  // tiles enough for clusters to pay (multicast_pays) and kernel 17 elsewhere; else
+  // kernel 12 for A·B and kernel 15 for the transposed shapes (see gemm_kernels.h).
+  // (Kernel 18 is as fast as 17 on the square sizes from 2048 up and twice as fast on
+  // step-5's HᵀH at n = 65536, where k is long and A's tiles are read from the L2 half
+  // as often; on products with fewer tiles than SMs it is 3 to 13% slower, see the
+  // results page.)
   void CourseGemmTf32::operator()(const GemmArgs<float> &g, cudaStream_t stream) const
   {
     if (g.shape.m == 0 || g.shape.n == 0)
       return;
     if (wgmma_available())
-      g.shape.op_b == Op::none ? launch_18_wgmma_multicast(g, stream)
-                               : launch_16_wgmma_tf32(g, stream);
+      {
+        if (g.shape.op_b == Op::transpose)
+          launch_16_wgmma_tf32(g, stream);
+        else if (multicast_pays(g.shape))
+          launch_18_wgmma_multicast(g, stream);
+        else
+          launch_17_wgmma_b_as_stored(g, stream);
+      }
     else if (g.output == lab::Output::lower_triangle)
       lab::lower_triangle_by_block_columns(g, *this, stream);
     else if (g.shape.op_a == Op::none && g.shape.op_b == Op::none)

@@ -70,8 +70,9 @@ namespace step4
   inline constexpr CourseGemm gemm{};
 
   // step4::gemm_tf32 is the fastest product on the tensor cores in TF32, for any shape
-  // and both transposes: kernels 18 (op(B) = B) and 16 (op(B) = Bᵀ) where the GPU
-  // runs them (an H100 or H200 with a build for sm_90a); elsewhere kernel 12 for A·B,
+  // and both transposes: kernels 17 and 18 (op(B) = B; 18 for products with at least
+  // a tile per SM) and 16 (op(B) = Bᵀ) where the GPU runs them (an H100 or H200 with
+  // a build for sm_90a); elsewhere kernel 12 for A·B,
   // and kernel 15, in full FP32, for the transposed shapes kernel 12 does not take
   // (more accurate, so within the TF32 tolerance too). Its results carry TF32's error (about 10⁻³ relative per product
   // instead of float's 10⁻⁷): for step-5's mixed-precision solve, where a refinement

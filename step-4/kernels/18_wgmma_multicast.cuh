@@ -55,4 +55,12 @@ namespace step4
   // op(A) = A, op(B) = B through a pass). Throws std::runtime_error where
   // wgmma_available() is false.
   void launch_18_wgmma_multicast(const GemmArgs<float> &g, cudaStream_t stream);
+
+  // Whether kernel 18 is the better choice over kernel 17 for a product of this shape:
+  // where it has at least one tile of C per SM. Measured on the H200 (the step's
+  // results page): from 2048 up the two are equally fast on square products, and on
+  // step-5's HᵀH at n = 65536, where k is long, kernel 18 is twice as fast; with fewer
+  // tiles than SMs kernel 17 is 3 to 13% faster (a cluster needs two free SMs of one
+  // GPC at once, a block only one).
+  bool multicast_pays(const GemmShape &shape);
 } // namespace step4

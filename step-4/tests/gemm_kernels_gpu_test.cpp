@@ -14,6 +14,7 @@
 #include "gemm_check.h"
 #include "kernels/11_autotuned.cuh"
 #include "kernels/15_async_pipeline.cuh"
+#include "kernels/18_wgmma_multicast.cuh"
 
 #include <lab/device.h>
 #include <lab/device_buffer.h>
@@ -361,14 +362,15 @@ TEST_CASE("step4::gemm is a lab::Gemm in float and in double", "[gpu]")
 
 TEST_CASE("step4::gemm_tf32 is a lab::Gemm within the TF32 tolerance for any shape", "[gpu]")
 {
-  // Kernels 16 and 18 where they run, else kernels 12 and 15: every transpose, edges
-  // of every tile, k = 0 and empty products.
+  // Kernels 16 to 18 where they run (18 on the largest shape, which has more tiles
+  // than an H200 has SMs), else kernels 12 and 15: every transpose, edges of every
+  // tile, k = 0 and empty products.
   const lab::Gemm<float> gemm = step4::gemm_tf32;
   INFO("kernel 16 " << (step4::find_float_kernel("16")->runs_here() ? "runs here" : "does not run here"));
   for (const Op op_a : {Op::none, Op::transpose})
     for (const Op op_b : {Op::none, Op::transpose})
-      for (const GemmShape base : {GemmShape{1, 1, 1}, GemmShape{129, 257, 33},
-                                   GemmShape{127, 255, 100}, GemmShape{300, 20, 1000}})
+      for (const GemmShape base : {GemmShape{1, 1, 1}, GemmShape{129, 257, 33}, GemmShape{127, 255, 100},
+                                   GemmShape{300, 20, 1000}, GemmShape{2100, 2177, 64}})
         {
           GemmShape shape = base;
           shape.op_a = op_a;
@@ -408,6 +410,16 @@ TEST_CASE("kernels 16 to 18 run where they can, and elsewhere are listed as not 
       else
         CHECK_THROWS_AS(run_on_gpu(p, kernel->launch), std::runtime_error);
     }
+}
+
+// step4::gemm_tf32 takes kernel 18 over kernel 17 from one tile of 256 × 128 per SM.
+TEST_CASE("kernel 18 is chosen from one tile per SM on", "[gpu]")
+{
+  const int sms = lab::current_device_attribute(cudaDevAttrMultiProcessorCount);
+  CHECK(step4::multicast_pays({256, 128 * sms, 64}));
+  CHECK(step4::multicast_pays({256 * sms, 1, 64}));
+  CHECK_FALSE(step4::multicast_pays({256, 128 * (sms - 1), 64}));
+  CHECK_FALSE(step4::multicast_pays({1, 1, 100000}));
 }
 
 // Kernels 16 to 18 leave out the tiles above the diagonal of a lower-triangle product

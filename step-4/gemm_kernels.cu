@@ -10,6 +10,7 @@
 #include "kernels/16_wgmma_tf32.cuh"
 #include "kernels/17_wgmma_b_as_stored.cuh"
 #include "kernels/18_wgmma_multicast.cuh"
+#include "kernels/19_dmma_tma.cuh"
 #include "kernels/1_naive.cuh"
 #include "kernels/2_shared_tiles_16.cuh"
 #include "kernels/3_coalesced.cuh"
@@ -74,6 +75,8 @@ namespace step4
        launch_13_double_precision},
       {"14_tensor_cores_fp64", "DMMA on the FP64 tensor cores, multi-stage cp.async",
        transposes_too, launch_14_tensor_cores_fp64, fp64_tensor_cores_available},
+      {"19_dmma_tma", "Hopper: DMMA fed by the TMA, mbarriers, 8 warps of 64x32 with m16n8k8",
+       transposes_too, launch_19_dmma_tma, wgmma_available},
     };
     return kernels;
   }
@@ -105,7 +108,7 @@ namespace step4
   // the H100 it was faster than kernel 11 on every shape of the sweep (the square
   // sizes, the thin k = 256 product and the transposed ones).
   //
-  // A lower triangle (lab::Output::lower_triangle): kernels 14, 15 and 16 leave out
+  // A lower triangle (lab::Output::lower_triangle): kernels 14 to 19 leave out
   // the tiles above the diagonal themselves, in one launch; the other kernels compute
   // it block column by block column (lab::lower_triangle_by_block_columns).
   void CourseGemm::operator()(const GemmArgs<float> &g, cudaStream_t stream) const
@@ -115,12 +118,14 @@ namespace step4
   }
 
   // In double, the FP64 tensor cores where the GPU has them (asked once, then
-  // remembered), else the ordinary FP64 units.
+  // remembered), fed by the TMA on Hopper, else the ordinary FP64 units.
   void CourseGemm::operator()(const GemmArgs<double> &g, cudaStream_t stream) const
   {
     if (g.shape.m == 0 || g.shape.n == 0)
       return;
-    if (fp64_tensor_cores_available())
+    if (wgmma_available())
+      launch_19_dmma_tma(g, stream);
+    else if (fp64_tensor_cores_available())
       launch_14_tensor_cores_fp64(g, stream);
     else if (g.output == lab::Output::lower_triangle)
       lab::lower_triangle_by_block_columns(g, *this, stream);

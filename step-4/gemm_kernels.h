@@ -6,7 +6,7 @@
 // transposed operands, and its launcher. A launcher takes the arguments and a
 // stream, checks the launch, and returns at once (the kernel runs asynchronously).
 // A kernel that needs hardware not every GPU has (kernel 14: FP64 tensor cores; kernels
-// 16 to 18: Hopper's warpgroup MMA) also says whether it can run on this one.
+// 16 to 19: Hopper's TMA, and warpgroup MMA) also says whether it can run on this one.
 
 #include "gemm.h"
 
@@ -44,21 +44,23 @@ namespace step4
   // Kernels 12 and 16 to 18, on the tensor cores: FP32 in and out, TF32 inside (a looser
   // check). Kernels 16 to 18 run on compute capability 9.0 only, with a build for them.
   const std::vector<GemmKernel<float>> &tf32_kernels();
-  // Kernels 13 and 14, in double precision: kernel 10 on the ordinary FP64 units, and
-  // the FP64 tensor cores (GPUs of compute capability 8.0 and newer).
+  // Kernels 13, 14 and 19, in double precision: kernel 10 on the ordinary FP64 units,
+  // and the FP64 tensor cores (GPUs of compute capability 8.0 and newer; kernel 19 on
+  // compute capability 9.0 only, with a build for it).
   const std::vector<GemmKernel<double>> &fp64_kernels();
 
   // The kernel a name refers to (a number such as "9" or a full name such as
   // "9_warp_tiling"), or nullptr: among the float kernels (1 to 12, 15 to 18) and the
-  // double ones (13 and 14).
+  // double ones (13, 14 and 19).
   const GemmKernel<float> *find_float_kernel(const std::string &name);
   const GemmKernel<double> *find_double_kernel(const std::string &name);
 
   // @sect3{The course's product, for later steps}
   //
   // step4::gemm is the fastest kernel for each precision, for any shape (also empty
-  // ones, and k = 0) and both transposes: kernel 15 in float; in double kernel 14
-  // where the GPU has FP64 tensor cores, else kernel 13. It is an object rather than
+  // ones, and k = 0) and both transposes: kernel 15 in float; in double kernel 19 on
+  // an H100 or H200 (with a build for sm_90a), else kernel 14 where the GPU has FP64
+  // tensor cores, else kernel 13. It is an object rather than
   // two overloaded functions so that it converts to a lab::Gemm of either precision,
   // which is how step-5 plugs it into step-2's Cholesky and step-3's inverse:
   // `lab::Gemm<float> product = step4::gemm;`.

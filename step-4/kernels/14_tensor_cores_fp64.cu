@@ -1,6 +1,7 @@
 // Kernel 14: double precision on the FP64 tensor cores (see 14_tensor_cores_fp64.cuh).
 #include "kernels/14_tensor_cores_fp64.cuh"
 
+#include "kernels/dmma.cuh"
 #include "kernels/launch.cuh"
 #include "kernels/tile_copy.cuh"
 
@@ -10,75 +11,6 @@
 
 namespace step4
 {
-  // @sect3{One DMMA instruction}
-  //
-  // Each shape is a struct with its depth k and the instruction, in inline PTX:
-  // `asm("..." : outputs : inputs)`, where "+d" marks a double that is read and
-  // written (the sums of C) and "d" a double that is only read. A thread passes its
-  // K/2 values of A, its K/4 values of B and its 4 sums (the layout in the header).
-  // The oldest GPU whose PTX has the shape is `arch`; below it the body is empty, and
-  // the launcher never runs such a kernel.
-  struct DmmaM8n8k4Pair
-  {
-    // The A100's only shape, twice: rows 0 to 7 of the 16-row fragment, then rows 8
-    // to 15 (with the second value of A and the second pair of sums).
-    static constexpr int k = 4, arch = 80;
-    __device__ static void mma(double (&c)[4], const double (&a)[2], const double (&b)[1])
-    {
-#if __CUDA_ARCH__ >= 800
-      asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};"
-          : "+d"(c[0]), "+d"(c[1])
-          : "d"(a[0]), "d"(b[0]));
-      asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};"
-          : "+d"(c[2]), "+d"(c[3])
-          : "d"(a[1]), "d"(b[0]));
-#endif
-    }
-  };
-
-  struct DmmaM16n8k4
-  {
-    static constexpr int k = 4, arch = 90;
-    __device__ static void mma(double (&c)[4], const double (&a)[2], const double (&b)[1])
-    {
-#if __CUDA_ARCH__ >= 900
-      asm("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5}, {%6}, "
-          "{%0,%1,%2,%3};"
-          : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
-          : "d"(a[0]), "d"(a[1]), "d"(b[0]));
-#endif
-    }
-  };
-
-  struct DmmaM16n8k8
-  {
-    static constexpr int k = 8, arch = 90;
-    __device__ static void mma(double (&c)[4], const double (&a)[4], const double (&b)[2])
-    {
-#if __CUDA_ARCH__ >= 900
-      asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
-          "{%8,%9}, {%0,%1,%2,%3};"
-          : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
-          : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
-#endif
-    }
-  };
-
-  struct DmmaM16n8k16
-  {
-    static constexpr int k = 16, arch = 90;
-    __device__ static void mma(double (&c)[4], const double (&a)[8], const double (&b)[4])
-    {
-#if __CUDA_ARCH__ >= 900
-      asm("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, "
-          "{%4,%5,%6,%7,%8,%9,%10,%11}, {%12,%13,%14,%15}, {%0,%1,%2,%3};"
-          : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
-          : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]),
-            "d"(a[7]), "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]));
-#endif
-    }
-  };
-
   // @sect3{The sizes}
   //
   // Block tile bm×bn, depth bk, warps_m×warps_n warps, pipeline stages, the DMMA

@@ -19,7 +19,7 @@ namespace step4
   {
     static constexpr int bm = 128, bn = 256, bk = 32, stages = 4, band = 8, cluster = 1;
     static constexpr int consumers = bm / 64;
-    static constexpr int threads = 128 * (1 + consumers);
+    static constexpr int threads = 128 * (1 + consumers), consumer_warps = 4 * consumers;
     static constexpr int a_bytes = bm * bk * 4, b_bytes = bn * bk * 4;
     static constexpr int stage_bytes = a_bytes + b_bytes;
     static constexpr int shared_bytes = ring_shared_bytes(stages, stage_bytes);
@@ -59,10 +59,13 @@ namespace step4
     ring.initialise();
 
     if (warpgroup == 0)
-      ring.produce(steps, [&](int s, int step) {
-        ring.copy_a(a_map, s, step * bk, row0);
-        hopper::copy_box(b_map, ring.b_tile(s), ring.full(s), step * bk, col0);
-      });
+      {
+        hopper::set_registers_down<Config::producer_registers>();
+        ring.produce(steps, [&](int s, int step) {
+          ring.copy_a(a_map, s, step * bk, row0);
+          hopper::copy_box(b_map, ring.b_tile(s), ring.full(s), step * bk, col0);
+        });
+      }
     else
       {
         // A consumer: rows 64·(warpgroup − 1) to 64·warpgroup − 1 of the block tile,

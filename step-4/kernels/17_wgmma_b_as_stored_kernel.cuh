@@ -25,7 +25,7 @@ namespace step4
     static constexpr int bm = 256, bn = 128, bk = 32, stages = 4, band = 8, cluster = cluster_;
     static constexpr int box_columns = 32, box_bytes = box_columns * bk * 4;
     static constexpr int consumers = bn / 64;
-    static constexpr int threads = 128 * (1 + consumers);
+    static constexpr int threads = 128 * (1 + consumers), consumer_warps = 4 * consumers;
     static constexpr int a_bytes = bm * bk * 4, b_bytes = bk * bn * 4;
     static constexpr int stage_bytes = a_bytes + b_bytes;
     static constexpr int shared_bytes = ring_shared_bytes(stages, stage_bytes);
@@ -67,13 +67,16 @@ namespace step4
     // for the whole cluster), B's as stored in boxes of 32 columns; a tensor map's
     // coordinates are (column, row).
     if (warpgroup == 0)
-      ring.produce(steps, [&](int s, int step) {
-        ring.copy_a(a_map, s, step * bk, row0);
+      {
+        hopper::set_registers_down<Config::producer_registers>();
+        ring.produce(steps, [&](int s, int step) {
+          ring.copy_a(a_map, s, step * bk, row0);
 #pragma unroll
-        for (int box = 0; box < Config::bn / Config::box_columns; ++box)
-          hopper::copy_box(b_map, ring.b_tile(s) + box * Config::box_bytes, ring.full(s),
-                           col0 + box * Config::box_columns, step * bk);
-      });
+          for (int box = 0; box < Config::bn / Config::box_columns; ++box)
+            hopper::copy_box(b_map, ring.b_tile(s) + box * Config::box_bytes, ring.full(s),
+                             col0 + box * Config::box_columns, step * bk);
+        });
+      }
     else
       {
         hopper::set_registers_up<Config::consumer_registers>();

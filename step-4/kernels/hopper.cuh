@@ -1,9 +1,9 @@
 #pragma once
-// @sect3{Hopper's instructions, in inline PTX (kernels 16 to 18)}
+// @sect3{Hopper's instructions, in inline PTX (kernels 16 to 19)}
 //
 // The warpgroup MMA, the TMA, the mbarriers, setmaxnreg and the clusters' barriers
 // have no C++ functions in CUDA (CUTLASS wraps them in its own); the course writes
-// each as a function of one or two PTX instructions, used by kernels 16 to 18
+// each as a function of one or two PTX instructions, used by kernels 16 to 19
 // (16_wgmma_tf32.cuh says what each unit does, 18_wgmma_multicast.cuh what a cluster
 // is). Shared-memory addresses are 32-bit offsets in the shared window
 // (what `__cvta_generic_to_shared` returns). The functions exist only in the sm_90a
@@ -256,7 +256,7 @@ namespace step4
 
     // @sect3{The ring of stages}
     //
-    // Kernels 16 to 18 keep Config::stages stages of Config::stage_bytes in dynamic
+    // Kernels 16 to 19 keep Config::stages stages of Config::stage_bytes in dynamic
     // shared memory, from its first multiple of 1024 bytes (the swizzle needs that),
     // A's tile first in each stage; after the stages, two `mbarrier`s per stage. Stage
     // s holds the steps s, s + stages, ...; its barriers full[s] and empty[s] complete
@@ -264,9 +264,10 @@ namespace step4
     // parity r % 2 on full[s], and the producer for the end of round r − 1 on empty[s]
     // (in round 0 this is the phase "before the first", which a fresh barrier counts
     // as complete, so the producer starts at once). Config::shared_bytes must be
-    // ring_shared_bytes(stages, stage_bytes).
+    // ring_shared_bytes(stages, stage_bytes), and Config::consumer_warps says how many
+    // warps of a block consume (each releases every stage once per round).
     //
-    // In a cluster of Config::cluster blocks (kernel 18; 1 for kernels 16 and 17) the
+    // In a cluster of Config::cluster blocks (kernel 18; 1 for kernels 16, 17 and 19) the
     // blocks share A's tile: each copies 1/cluster of its rows, the same stage of every
     // block of the cluster receives it (copy_a). So block b's producer may refill a
     // stage only once the consumers of <i>every</i> block are done with it: empty[s]
@@ -285,8 +286,9 @@ namespace step4
       __device__ std::uint32_t b_tile(int s) const { return a_tile(s) + Config::a_bytes; }
       __device__ std::uint32_t full(int s) const { return barriers_ + 8 * s; }
       __device__ std::uint32_t empty(int s) const { return barriers_ + 8 * (Config::stages + s); }
-      // How far a stage's B tile lies from the start of the dynamic shared memory, in
-      // bytes: for reading it with ordinary loads.
+      // How far a stage's tiles lie from the start of the dynamic shared memory, in
+      // bytes: for reading them with ordinary loads.
+      __device__ std::uint32_t a_tile_offset(int s) const { return a_tile(s) - start_; }
       __device__ std::uint32_t b_tile_offset(int s) const { return b_tile(s) - start_; }
 
       // Called by every thread of the block. full[s]: one arrival (the producer's,
@@ -302,7 +304,7 @@ namespace step4
             for (int s = 0; s < Config::stages; ++s)
               {
                 barrier_init(full(s), 1);
-                barrier_init(empty(s), 4 * Config::consumers * Config::cluster);
+                barrier_init(empty(s), Config::consumer_warps * Config::cluster);
               }
             fence_barrier_init();
             if constexpr (Config::cluster > 1)
@@ -351,21 +353,25 @@ namespace step4
           }
       }
 
-      // The producer warpgroup: one thread issues every copy, step after step, each
-      // once its stage is empty; `copy(s, step)` issues the copies of one step into
-      // stage s, counted off at full(s). The rest of the warpgroup is idle.
+      // The copies of one step, by one thread, once the step's stage is empty:
+      // `copy(s, step)` issues them into stage s, counted off at full(s).
+      template <typename Copy>
+      __device__ void refill(int step, Copy copy) const
+      {
+        const int s = step % Config::stages;
+        wait(empty(s), (step / Config::stages + 1) % 2);
+        arrive_expect_bytes(full(s), Config::stage_bytes);
+        copy(s, step);
+      }
+
+      // The producer warpgroup of kernels 16 to 18: one thread, the block's first,
+      // issues every copy, step after step; the warpgroup's other threads are idle.
       template <typename Copy>
       __device__ void produce(int steps, Copy copy) const
       {
-        set_registers_down<Config::producer_registers>();
         if (threadIdx.x == 0)
           for (int step = 0; step < steps; ++step)
-            {
-              const int s = step % Config::stages;
-              wait(empty(s), (step / Config::stages + 1) % 2);
-              arrive_expect_bytes(full(s), Config::stage_bytes);
-              copy(s, step);
-            }
+            refill(step, copy);
       }
 
       // A consumer's wait for the tiles of `step`; returns its stage.

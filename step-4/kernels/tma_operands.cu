@@ -161,6 +161,30 @@ namespace step4
     return encode;
   }
 
+  namespace
+  {
+    // A matrix of `rows` rows of `cols` elements of type `type`, `ld` elements apart, in
+    // boxes of box_cols × box_rows, with the 128-byte swizzle and zeros outside it.
+    template <typename T>
+    CUtensorMap tensor_map(CUtensorMapDataType type, const T *data, int ld, int rows, int cols,
+                           int box_cols, int box_rows)
+    {
+      CUtensorMap map;
+      const cuuint64_t extent[2] = {cuuint64_t(cols), cuuint64_t(rows)};
+      const cuuint64_t row_bytes[1] = {cuuint64_t(ld) * sizeof(T)};
+      const cuuint32_t box[2] = {cuuint32_t(box_cols), cuuint32_t(box_rows)};
+      const cuuint32_t element_strides[2] = {1, 1};
+      const CUresult result = encode_tensor_map()(
+        &map, type, 2, const_cast<T *>(data), extent, row_bytes, box, element_strides,
+        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+      if (result != CUDA_SUCCESS)
+        throw std::runtime_error("cuTensorMapEncodeTiled failed with error " +
+                                 std::to_string(int(result)));
+      return map;
+    }
+  } // namespace
+
   // The data type is TF32, not FP32: the TMA then rounds every float to the nearest
   // TF32 value as it copies. Declared FLOAT32, the bits arrive as they are and the
   // tensor cores drop the last 13: on an H100 that gave kernel 16 2.5 times the error
@@ -169,19 +193,14 @@ namespace step4
   CUtensorMap tf32_tensor_map(const float *data, int ld, int rows, int cols, int box_cols,
                               int box_rows)
   {
-    CUtensorMap map;
-    const cuuint64_t extent[2] = {cuuint64_t(cols), cuuint64_t(rows)};
-    const cuuint64_t row_bytes[1] = {cuuint64_t(ld) * sizeof(float)};
-    const cuuint32_t box[2] = {cuuint32_t(box_cols), cuuint32_t(box_rows)};
-    const cuuint32_t element_strides[2] = {1, 1};
-    const CUresult result = encode_tensor_map()(
-      &map, CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, 2, const_cast<float *>(data), extent, row_bytes,
-      box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    if (result != CUDA_SUCCESS)
-      throw std::runtime_error("cuTensorMapEncodeTiled failed with error " +
-                               std::to_string(int(result)));
-    return map;
+    return tensor_map(CU_TENSOR_MAP_DATA_TYPE_TFLOAT32, data, ld, rows, cols, box_cols, box_rows);
+  }
+
+  // Doubles arrive as they are.
+  CUtensorMap fp64_tensor_map(const double *data, int ld, int rows, int cols, int box_cols,
+                              int box_rows)
+  {
+    return tensor_map(CU_TENSOR_MAP_DATA_TYPE_FLOAT64, data, ld, rows, cols, box_cols, box_rows);
   }
 
   // @sect3{Whether they run here}

@@ -43,6 +43,12 @@ namespace step4
   CUtensorMap tf32_tensor_map(const float *data, int ld, int rows, int cols, int box_cols,
                               int box_rows);
 
+  // The same for a matrix of doubles (kernel 19), box_cols × 8 bytes at most 128; the
+  // values are copied as they are. The TMA reads a matrix whose start lies on a
+  // 16-byte boundary and whose rows are a multiple of 16 bytes apart.
+  CUtensorMap fp64_tensor_map(const double *data, int ld, int rows, int cols, int box_cols,
+                              int box_rows);
+
   // One operand on its way to a kernel: where the TMA reads it, in the layout asked
   // for.
   struct TmaOperand

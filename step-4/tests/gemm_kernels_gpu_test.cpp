@@ -386,30 +386,34 @@ TEST_CASE("step4::gemm_tf32 is a lab::Gemm within the TF32 tolerance for any sha
   check_k_zero<float>(step4::gemm_tf32);
 }
 
-// Kernels 16 to 18 exist only for compute capability 9.0 (sm_90a). Where they run,
+// Kernels 16 to 19 exist only for compute capability 9.0 (sm_90a). Where they run,
 // they must be right; where they cannot, they must say so and refuse to launch instead
 // of leaving C unwritten. Either way the test asserts something: on the course's GPU
 // it is no skip.
-TEST_CASE("kernels 16 to 18 run where they can, and elsewhere are listed as not available and refuse to launch",
+template <typename T>
+void check_runs_or_refuses(const step4::GemmKernel<T> *kernel, double tolerance)
+{
+  REQUIRE(kernel != nullptr);
+  INFO("kernel " << kernel->name);
+  // On the course's GPU (LAB_REQUIRE_GPU=1) a Hopper device must have them: a build
+  // whose architectures were not read as including 90 ("native", "90-real") lost them
+  // quietly.
+  const lab::DeviceInfo device = lab::query_device();
+  if (lab::gpu_required() && device.major == 9 && device.minor == 0)
+    CHECK(kernel->runs_here());
+  const GemmProblem<T> p = step4::random_problem<T>({8, 8, 8}, T(1), T(0), 3);
+  if (kernel->runs_here())
+    CHECK(step4::gemm_error(p, run_on_gpu(p, kernel->launch)) <= tolerance);
+  else
+    CHECK_THROWS_AS(run_on_gpu(p, kernel->launch), std::runtime_error);
+}
+
+TEST_CASE("kernels 16 to 19 run where they can, and elsewhere are listed as not available and refuse to launch",
           "[gpu]")
 {
   for (const char *name : {"16", "17", "18"})
-    {
-      INFO("kernel " << name);
-      const step4::GemmKernel<float> *kernel = step4::find_float_kernel(name);
-      REQUIRE(kernel != nullptr);
-      // On the course's GPU (LAB_REQUIRE_GPU=1) a Hopper device must have them: a build
-      // whose architectures were not read as including 90 ("native", "90-real") lost
-      // them quietly.
-      const lab::DeviceInfo device = lab::query_device();
-      if (lab::gpu_required() && device.major == 9 && device.minor == 0)
-        CHECK(kernel->runs_here());
-      const GemmProblem<float> p = step4::random_problem<float>({8, 8, 8}, 1.0f, 0.0f, 3);
-      if (kernel->runs_here())
-        CHECK(step4::gemm_error(p, run_on_gpu(p, kernel->launch)) <= step4::tf32_tolerance(8));
-      else
-        CHECK_THROWS_AS(run_on_gpu(p, kernel->launch), std::runtime_error);
-    }
+    check_runs_or_refuses(step4::find_float_kernel(name), step4::tf32_tolerance(8));
+  check_runs_or_refuses(step4::find_double_kernel("19"), step4::gemm_tolerance<double>(8));
 }
 
 // step4::gemm_tf32 takes kernel 18 over kernel 17 from one tile of 256 × 128 per SM.
@@ -422,12 +426,12 @@ TEST_CASE("kernel 18 is chosen from one tile per SM on", "[gpu]")
   CHECK_FALSE(step4::multicast_pays({1, 1, 100000}));
 }
 
-// Kernels 16 to 18 leave out the tiles above the diagonal of a lower-triangle product
+// Kernels 16 to 19 leave out the tiles above the diagonal of a lower-triangle product
 // themselves (kernel 18 a cluster's two tiles together): each, not only the one
-// step4::gemm_tf32 picks, must be right on and below the diagonal and change nothing at
-// or beyond the overhang; sizes around one tile (128, 256) and one cluster's tiles, in
-// every transpose.
-TEST_CASE("kernels 16 to 18 compute a lower triangle on request", "[gpu]")
+// step4::gemm_tf32 or step4::gemm picks, must be right on and below the diagonal and
+// change nothing at or beyond the overhang; sizes around one tile (128, 256) and one
+// cluster's tiles, in every transpose.
+TEST_CASE("kernels 16 to 19 compute a lower triangle on request", "[gpu]")
 {
   for (const char *name : {"16", "17", "18"})
     {
@@ -443,6 +447,20 @@ TEST_CASE("kernels 16 to 18 compute a lower triangle on request", "[gpu]")
               const auto t = lab_test::lower_triangle_product<float>(kernel->launch, m, 40, op_a, op_b, 1.5f, 0.5f);
               CHECK(t.worst_error <= step4::tf32_tolerance(40));
               CHECK(t.changed_too_far == 0);
+            }
+    }
+  const step4::GemmKernel<double> *kernel_19 = step4::find_double_kernel("19");
+  REQUIRE(kernel_19 != nullptr);
+  if (kernel_19->runs_here())
+    {
+      for (const lab::Op op_a : {lab::Op::none, lab::Op::transpose})
+        for (const lab::Op op_b : {lab::Op::none, lab::Op::transpose})
+          for (const int m : {1, 127, 129, 257, 600, 1000})
+            {
+              INFO("kernel 19, m = " << m << " " << lab::op_letter(op_a) << lab::op_letter(op_b));
+              const auto d = lab_test::lower_triangle_product<double>(kernel_19->launch, m, 40, op_a, op_b, -1.0, 1.0);
+              CHECK(d.worst_error <= step4::gemm_tolerance<double>(40));
+              CHECK(d.changed_too_far == 0);
             }
     }
 }

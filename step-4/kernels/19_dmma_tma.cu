@@ -38,20 +38,24 @@ namespace step4
     static_assert(wm % 16 == 0 && wn % 16 == 0 && bk % Dmma::k == 0 && lag < stages);
   };
 
-  // Kernel 19's sizes: cuBLAS's warp tile and DMMA shape (64×32, m16n8k8: 64 sums and
-  // two sets of 24 fragment values per thread, 244 to 255 registers without spilling)
-  // in kernel 14's block tile of 128×128, so 8 warps; six stages of 32 KB (192 KB of
-  // the 227 KB an SM has), refilled one step late. Measured on an H200 against cuBLAS
-  // DGEMM in the same process (percent of cuBLAS at n = 4096 / 8192):
-  // - these sizes: 97.2 / 92.8 (another run: 97.9 / 93.8);
-  // - kernel 14's arithmetic, 16 warps of 32×32 with m16n8k4, six stages, lag 2 (the
-  //   first version): 74.1 / 77.7, slower than kernel 14 itself;
-  // - 64×32 warps with m16n8k4: 96.3 / 86.8;
-  // - blocks of 128×64, four warps, four stages, two blocks per SM (cuBLAS's own
-  //   configuration): 89.5 / 94.8;
-  // - five stages: 94.2 / 93.8; seven: 89.8 / 94.2;
-  // - lag 0: 97.0 / 90.6; lag 2: 96.8 / 87.6.
-  using DmmaTmaHopper = DmmaTmaConfig<128, 128, 2, 4, DmmaM16n8k8, 6, 1>;
+  // Kernel 19's sizes are cuBLAS's (its kernel's name says
+  // `tilesize128x64x16_stage3_warpsize2x2x1_tensor16x8x8`): 128×64 tiles of C, four
+  // warps of 64×32 with m16n8k8 (64 sums and two sets of 24 fragment values per
+  // thread: 248 to 255 registers, no spills), two blocks per SM; four stages of 24 KB,
+  // refilled one step late. The variants were compared under Nsight Compute, which
+  // holds the SM clock at 1.5 GHz: timed in the GPU's steady state, kernel 19's share
+  // of cuBLAS moved by up to 15 points from run to run, because the clock moves under
+  // the power limit (the results page). Speed as a percentage of cuBLAS's at the same
+  // clock, n = 4096 / 8192 (kernel 14: 75.1 / 74.5):
+  // - these sizes: 94.8 / 93.8; three stages 95.4 / 94.2, lag 0 95.1 / 94.0, lag 2
+  //   93.8 / 93.4;
+  // - 64×128 tiles (four warps side by side): 86.5 / 85.5;
+  // - 128×128 tiles, 8 warps of 64×32, six stages, one block per SM: 89.2 / 86.4; with
+  //   lag 0 or 2, four stages or m16n8k4 within 1 point of that;
+  // - kernel 14's arithmetic, 16 warps of 32×32 with m16n8k4 in 128×128, six stages,
+  //   lag 2 (the first version), timed in the steady state: 74 to 77% of cuBLAS, no
+  //   faster than kernel 14.
+  using DmmaTmaHopper = DmmaTmaConfig<128, 64, 2, 2, DmmaM16n8k8, 4, 1, 2>;
 
   // @sect3{A tile as the TMA writes it}
   //
@@ -178,8 +182,8 @@ namespace step4
   // step t + stages − lag: it must wait until every warp is done with step t − lag,
   // and while it waits, its warp does not compute. With lag = 0 the first warp waits
   // for the slowest at every step; with lag = 1 only where another warp is more than a
-  // step behind it, and the copies still start stages − lag = 5 steps before they are
-  // needed. (Measured in the sizes above: lag 1 is the fastest.)
+  // step behind it, and the copies still start stages − lag = 3 steps before they are
+  // needed. (With four warps it hardly matters: the sizes above.)
   template <typename Config, bool a_k_major, bool b_k_major>
   __global__ void __launch_bounds__(Config::threads, Config::min_blocks)
     dmma_tma_kernel(const __grid_constant__ CUtensorMap a_map,

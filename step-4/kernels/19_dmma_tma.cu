@@ -38,24 +38,27 @@ namespace step4
     static_assert(wm % 16 == 0 && wn % 16 == 0 && bk % Dmma::k == 0 && lag < stages);
   };
 
-  // Kernel 19's sizes are cuBLAS's (its kernel's name says
-  // `tilesize128x64x16_stage3_warpsize2x2x1_tensor16x8x8`): 128×64 tiles of C, four
-  // warps of 64×32 with m16n8k8 (64 sums and two sets of 24 fragment values per
-  // thread: 248 to 255 registers, no spills), two blocks per SM; four stages of 24 KB,
-  // refilled one step late. The variants were compared under Nsight Compute, which
-  // holds the SM clock at 1.5 GHz: timed in the GPU's steady state, kernel 19's share
-  // of cuBLAS moved by up to 15 points from run to run, because the clock moves under
-  // the power limit (the results page). Speed as a percentage of cuBLAS's at the same
-  // clock, n = 4096 / 8192 (kernel 14: 75.1 / 74.5):
-  // - these sizes: 94.8 / 93.8; three stages 95.4 / 94.2, lag 0 95.1 / 94.0, lag 2
-  //   93.8 / 93.4;
-  // - 64×128 tiles (four warps side by side): 86.5 / 85.5;
-  // - 128×128 tiles, 8 warps of 64×32, six stages, one block per SM: 89.2 / 86.4; with
-  //   lag 0 or 2, four stages or m16n8k4 within 1 point of that;
+  // Kernel 19's sizes: cuBLAS's warp tile and DMMA shape (64×32 with m16n8k8: 64 sums
+  // and two sets of 24 fragment values per thread, 244 to 252 registers, no spills) in
+  // kernel 14's block tile of 128×128, so 8 warps and one block per SM; six stages of
+  // 32 KB (192 KB of the 227 KB an SM has), refilled one step late. cuBLAS's own
+  // kernel (its name says `tilesize128x64x16_stage3_warpsize2x2x1_tensor16x8x8`) has
+  // 128×64 tiles of four such warps, two blocks per SM. Measured on an H200, percent
+  // of cuBLAS DGEMM's speed at n = 4096 / 8192, in two ways: timed as the course
+  // times (the GPU's steady state, several runs), and under Nsight Compute, which
+  // holds the SM clock at 1.5 GHz for every kernel (kernel 14: 80 to 83 / 80 to 81,
+  // and 75.1 / 74.5 at 1.5 GHz):
+  // - these sizes: 81 to 88 / 88 to 89 (on another H200 97 to 98 / 93 to 94); at 1.5
+  //   GHz 89.2 / 86.4, and within a point of that with lag 0 or 2, four stages or
+  //   m16n8k4;
+  // - cuBLAS's sizes, 128×64 with two blocks per SM, four stages: 79 to 80 / 88 to 90
+  //   (on the other H200 90 / 95); at 1.5 GHz 94.8 / 93.8, the best of all. At the
+  //   clock the course's programs run at, the larger tile is faster; the results page
+  //   says what the two ways of timing show;
+  // - 64×128 tiles, two blocks per SM: 86.5 / 85.5 at 1.5 GHz;
   // - kernel 14's arithmetic, 16 warps of 32×32 with m16n8k4 in 128×128, six stages,
-  //   lag 2 (the first version), timed in the steady state: 74 to 77% of cuBLAS, no
-  //   faster than kernel 14.
-  using DmmaTmaHopper = DmmaTmaConfig<128, 64, 2, 2, DmmaM16n8k8, 4, 1, 2>;
+  //   lag 2 (the first version): 74 to 77, no faster than kernel 14.
+  using DmmaTmaHopper = DmmaTmaConfig<128, 128, 2, 4, DmmaM16n8k8, 6, 1>;
 
   // @sect3{A tile as the TMA writes it}
   //
@@ -182,8 +185,8 @@ namespace step4
   // step t + stages − lag: it must wait until every warp is done with step t − lag,
   // and while it waits, its warp does not compute. With lag = 0 the first warp waits
   // for the slowest at every step; with lag = 1 only where another warp is more than a
-  // step behind it, and the copies still start stages − lag = 3 steps before they are
-  // needed. (With four warps it hardly matters: the sizes above.)
+  // step behind it, and the copies still start stages − lag = 5 steps before they are
+  // needed. (Measured: the sizes above.)
   template <typename Config, bool a_k_major, bool b_k_major>
   __global__ void __launch_bounds__(Config::threads, Config::min_blocks)
     dmma_tma_kernel(const __grid_constant__ CUtensorMap a_map,

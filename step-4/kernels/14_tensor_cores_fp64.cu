@@ -221,20 +221,10 @@ namespace step4
     // end while they write into its shared memory.
     __pipeline_wait_prior(0);
 
-    // Straight from the registers to C: sum[i][j][v] is entry (g + 8(v / 2),
-    // 2t + v % 2) of fragment (i, j).
-#pragma unroll
-    for (int i = 0; i < Config::frags_m; ++i)
-#pragma unroll
-      for (int j = 0; j < Config::frags_n; ++j)
-#pragma unroll
-        for (int v = 0; v < 4; ++v)
-          {
-            const int row = row0 + warp_row + i * 16 + group + v / 2 * 8;
-            const int col = col0 + warp_col + j * 8 + in_group * 2 + v % 2;
-            if (row < s.m && col < s.n)
-              g.store(row, col, sum[i][j][v]);
-          }
+    // Straight from the registers to C.
+    store_sums(
+      g, sum, [&](int i, int v) { return row0 + warp_row + i * 16 + group + v / 2 * 8; },
+      [&](int j, int v) { return col0 + warp_col + j * 8 + in_group * 2 + v % 2; });
   }
 
   // @sect3{Launching}

@@ -255,20 +255,11 @@ namespace step4
           ring.refill(step + Config::stages - Config::lag, copy);
       }
 
-    // The epilogue: sum[i][j][v] is entry (g + 8(v / 2), 2t + v % 2) of fragment
-    // (i, j), as in kernel 14, at the tile's row and column that the permutations say.
-#pragma unroll
-    for (int i = 0; i < Config::frags_m; ++i)
-#pragma unroll
-      for (int j = 0; j < Config::frags_n; ++j)
-#pragma unroll
-        for (int v = 0; v < 4; ++v)
-          {
-            const int row = row0 + warp_row + A::physical(16 * i + 8 * (v / 2) + group);
-            const int col = col0 + warp_col + B::physical(8 * j + 2 * in_group + v % 2);
-            if (row < g.shape.m && col < g.shape.n)
-              g.store(row, col, sum[i][j][v]);
-          }
+    // The epilogue: as in kernel 14, at the tile's rows and columns that the
+    // permutations say.
+    store_sums(
+      g, sum, [&](int i, int v) { return row0 + warp_row + A::physical(16 * i + 8 * (v / 2) + group); },
+      [&](int j, int v) { return col0 + warp_col + B::physical(8 * j + 2 * in_group + v % 2); });
 #endif
   }
 

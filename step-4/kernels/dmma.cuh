@@ -2,7 +2,10 @@
 // @sect3{One DMMA instruction (kernels 14 and 19)}
 //
 // The FP64 tensor cores' instruction, `mma.sync` with `.f64` operands, in each shape
-// the course tries (14_tensor_cores_fp64.cuh says which thread holds which value).
+// the course tries (14_tensor_cores_fp64.cuh says which thread holds which value),
+// and the epilogue that writes a warp's sums to C.
+
+#include "gemm.h"
 
 namespace step4
 {
@@ -72,4 +75,25 @@ namespace step4
 #endif
     }
   };
+
+  // A warp's sums, written to C (kernels 14 and 19): sum[i][j][v] is entry
+  // (g + 8(v / 2), 2t + v % 2) of fragment (i, j), and `row(i, v)` and `column(j, v)`
+  // say which entry of C that is for this thread (the fragments' layout is in
+  // 14_tensor_cores_fp64.cuh). Entries outside C are not written.
+  template <int frags_m, int frags_n, typename Row, typename Column>
+  __device__ void store_sums(const GemmArgs<double> &g, const double (&sum)[frags_m][frags_n][4],
+                             Row row, Column column)
+  {
+#pragma unroll
+    for (int i = 0; i < frags_m; ++i)
+#pragma unroll
+      for (int j = 0; j < frags_n; ++j)
+#pragma unroll
+        for (int v = 0; v < 4; ++v)
+          {
+            const int r = row(i, v), c = column(j, v);
+            if (r < g.shape.m && c < g.shape.n)
+              g.store(r, c, sum[i][j][v]);
+          }
+  }
 } // namespace step4

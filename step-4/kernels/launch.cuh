@@ -21,7 +21,7 @@ namespace step4
   // The number of tiles of size @p tile needed to cover @p extent.
   LAB_HOST_DEVICE constexpr int ceil_div(int extent, int tile) { return (extent + tile - 1) / tile; }
 
-  // Which tile of C a block computes (kernels 14 and 16 to 18).
+  // Which tile of C a block computes (kernels 14 and 16 to 19).
   // Blocks are numbered row by row over the grid, and run roughly in that order. Here
   // block number `id` is mapped to tile (row, col) so that consecutive numbers walk
   // down a band of `band` tile rows before moving one tile column on: the blocks

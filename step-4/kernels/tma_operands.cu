@@ -205,7 +205,7 @@ namespace step4
 
   // @sect3{Whether they run here}
   //
-  // Kernels 16 to 18 run where the GPU is of compute capability 9.0 (sm_90a code runs
+  // Kernels 16 to 19 run where the GPU is of compute capability 9.0 (sm_90a code runs
   // there and nowhere else) and the build compiled their bodies (CMake defines
   // STEP4_WGMMA_BUILT for the sm_90a build of these files).
   bool wgmma_available()

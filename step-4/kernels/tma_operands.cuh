@@ -1,11 +1,12 @@
 #pragma once
-// @sect3{Operands for the TMA (kernels 16 to 18)}
+// @sect3{Operands for the TMA (kernels 16 to 19)}
 //
-// Kernels 16 to 18 do not read A and B themselves: the tensor memory accelerator
+// Kernels 16 to 19 do not read A and B themselves: the tensor memory accelerator
 // copies their tiles, described on the host by a <i>tensor map</i>. This file holds
-// what both kernels need on the host side: whether the GPU runs them at all, the
+// what these kernels need on the host side: whether the GPU runs them at all, the
 // tensor maps, and the passes that rewrite an operand the TMA cannot read as it is
-// into a scratch buffer.
+// into a scratch buffer (kernels 16 to 18; kernel 19 leaves such operands to kernel
+// 14).
 //
 // Each kernel wants its operands in one layout, named by the index that runs along a
 // row of the stored matrix: <i>k-major</i> (rows along k, as A is stored for
@@ -25,7 +26,7 @@
 
 namespace step4
 {
-  // Whether kernels 16 to 18 can run here: a GPU of compute capability 9.0 and a
+  // Whether kernels 16 to 19 can run here: a GPU of compute capability 9.0 and a
   // build that holds their sm_90a code. Asked once, the answer is kept.
   bool wgmma_available();
 

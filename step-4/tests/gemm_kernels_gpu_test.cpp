@@ -7,8 +7,8 @@
 // them, α and β other than (1, 0), and leading dimensions larger than the rows. The
 // output is poisoned (all NaN) before each run, so an entry a kernel forgets to write
 // fails the check; NaN in the inputs must come out as NaN. The float kernels (1 to
-// 12, 15 to 18) and the double ones (13, 14) go through the same checks; a kernel that
-// this GPU cannot run (kernel 14 needs FP64 tensor cores, kernels 16 to 18 an H100 or
+// 12, 15 to 18) and the double ones (13, 14, 19) go through the same checks; a kernel that
+// this GPU cannot run (kernel 14 needs FP64 tensor cores, kernels 16 to 19 an H100 or
 // H200) is reported as skipped.
 #include "gemm_kernels.h"
 #include "gemm_check.h"

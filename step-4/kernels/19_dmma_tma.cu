@@ -57,7 +57,13 @@ namespace step4
   //   says what the two ways of timing show;
   // - 64×128 tiles, two blocks per SM: 86.5 / 85.5 at 1.5 GHz;
   // - kernel 14's arithmetic, 16 warps of 32×32 with m16n8k4 in 128×128, six stages,
-  //   lag 2 (the first version): 74 to 77, no faster than kernel 14.
+  //   lag 2 (the first version): 74 to 77, no faster than kernel 14;
+  // - each thread's two values of k made neighbours (k = 2t and 2t + 1 of each 8, the
+  //   same for A and B), so that a row of a k-major tile is one 16-byte load and the
+  //   other layout needs no permutation: 73.2 / 73.5 at 1.5 GHz, with 4.8 million bank
+  //   conflicts at 4096 (the layout above has none) and 20 bytes of spills. The
+  //   16-byte loads were meant to be conflict-free within each quarter of a warp; the
+  //   profile says they are not, and why was not found.
   using DmmaTmaHopper = DmmaTmaConfig<128, 128, 2, 4, DmmaM16n8k8, 6, 1>;
 
   // @sect3{A tile as the TMA writes it}

@@ -77,8 +77,8 @@ TEST_CASE("sweep tables: the columns plot.gp reads, in order", "[cpu]")
         "# m n k op_a_transposed op_b_transposed cublas 10_double_buffered 11_autotuned "
         "15_async_pipeline");
   CHECK(read_table(dir, "double.dat").columns ==
-        "# n cublas_dgemm 13_double_precision 14_tensor_cores_fp64 error_cublas "
-        "error_13_double_precision error_14_tensor_cores_fp64");
+        "# n cublas_dgemm 13_double_precision 14_tensor_cores_fp64 19_dmma_tma error_cublas "
+        "error_13_double_precision error_14_tensor_cores_fp64 error_19_dmma_tma");
   std::filesystem::remove_all(dir);
 }
 
@@ -111,6 +111,6 @@ TEST_CASE("sweep tables: a product that did not run is NaN in its column", "[cpu
   CHECK(read_table(dir, "tf32.dat").rows ==
         std::vector<std::string>{"100 2 4 NaN NaN NaN NaN 1 1e-07 0.0001 NaN NaN NaN NaN 0.0003"});
   CHECK(read_table(dir, "double.dat").rows ==
-        std::vector<std::string>{"100 2 NaN 1 0 NaN 0"});
+        std::vector<std::string>{"100 2 NaN 1 NaN 0 NaN 0 NaN"});
   std::filesystem::remove_all(dir);
 }

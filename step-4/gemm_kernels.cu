@@ -75,7 +75,7 @@ namespace step4
        launch_13_double_precision},
       {"14_tensor_cores_fp64", "DMMA on the FP64 tensor cores, multi-stage cp.async",
        transposes_too, launch_14_tensor_cores_fp64, fp64_tensor_cores_available},
-      {"19_dmma_tma", "Hopper: DMMA fed by the TMA, mbarriers, 8 warps of 64x32 with m16n8k8",
+      {"19_dmma_tma", "Hopper: DMMA fed by the TMA, mbarriers, cuBLAS's tiles (64x32 warps, m16n8k8)",
        transposes_too, launch_19_dmma_tma, wgmma_available},
     };
     return kernels;

@@ -38,23 +38,24 @@ namespace step4
     static_assert(wm % 16 == 0 && wn % 16 == 0 && bk % Dmma::k == 0 && lag < stages);
   };
 
-  // Kernel 19's sizes: cuBLAS's warp tile and DMMA shape (64×32 with m16n8k8: 64 sums
-  // and two sets of 24 fragment values per thread, 244 to 252 registers, no spills) in
-  // kernel 14's block tile of 128×128, so 8 warps and one block per SM; six stages of
-  // 32 KB (192 KB of the 227 KB an SM has), refilled one step late. cuBLAS's own
-  // kernel (its name says `tilesize128x64x16_stage3_warpsize2x2x1_tensor16x8x8`) has
-  // 128×64 tiles of four such warps, two blocks per SM. Measured on an H200, percent
-  // of cuBLAS DGEMM's speed at n = 4096 / 8192, in two ways: timed as the course
-  // times (the GPU's steady state, several runs), and under Nsight Compute, which
-  // holds the SM clock at 1.5 GHz for every kernel (kernel 14: 80 to 83 / 80 to 81,
-  // and 75.1 / 74.5 at 1.5 GHz):
-  // - these sizes: 81 to 88 / 88 to 89 (on another H200 97 to 98 / 93 to 94); at 1.5
-  //   GHz 89.2 / 86.4, and within a point of that with lag 0 or 2, four stages or
-  //   m16n8k4;
-  // - cuBLAS's sizes, 128×64 with two blocks per SM, four stages: 79 to 80 / 88 to 90
-  //   (on the other H200 90 / 95); at 1.5 GHz 94.8 / 93.8, the best of all. At the
-  //   clock the course's programs run at, the larger tile is faster; the results page
-  //   says what the two ways of timing show;
+  // Kernel 19's sizes are cuBLAS's (its kernel's name says
+  // `tilesize128x64x16_stage3_warpsize2x2x1_tensor16x8x8`): 128×64 tiles of C, four
+  // warps of 64×32 with m16n8k8 (64 sums and two sets of 24 fragment values per
+  // thread: 248 to 255 registers, no spills), two blocks per SM; four stages of 24 KB
+  // per block, refilled one step late. Measured on an H200, percent of cuBLAS DGEMM's
+  // speed at n = 4096 / 8192, in two ways: under Nsight Compute, which holds the SM
+  // clock at 1.5 GHz for every kernel, and timed as the course times, in the GPU's
+  // steady state, where the clock moves under the power limit and the figures of one
+  // kernel moved by up to 9 points from run to run (the results page). The sizes are
+  // chosen by the first, which is reproducible to a point; by the second no variant
+  // below is clearly ahead of these. Kernel 14: 75.1 / 74.5 at 1.5 GHz, 80 to 83 /
+  // 80 to 82 in the steady state.
+  // - these sizes: 94.8 / 93.8 at 1.5 GHz; three stages 95.4 / 94.2, lag 0 95.1 /
+  //   94.0, lag 2 93.8 / 93.4; in the steady state 79 to 80 / 88 to 90 on one H200,
+  //   90 / 95 on another;
+  // - 128×128 tiles of 8 such warps, one block per SM, six stages: 89.2 / 86.4 at
+  //   1.5 GHz, and within a point of that with lag 0 or 2, four stages or m16n8k4; in
+  //   the steady state 79 to 88 / 88 to 89 on one H200, 97 to 98 / 93 to 94 on another;
   // - 64×128 tiles, two blocks per SM: 86.5 / 85.5 at 1.5 GHz;
   // - kernel 14's arithmetic, 16 warps of 32×32 with m16n8k4 in 128×128, six stages,
   //   lag 2 (the first version): 74 to 77, no faster than kernel 14;
@@ -64,7 +65,7 @@ namespace step4
   //   conflicts at 4096 (the layout above has none) and 20 bytes of spills. The
   //   16-byte loads were meant to be conflict-free within each quarter of a warp; the
   //   profile says they are not, and why was not found.
-  using DmmaTmaHopper = DmmaTmaConfig<128, 128, 2, 4, DmmaM16n8k8, 6, 1>;
+  using DmmaTmaHopper = DmmaTmaConfig<128, 64, 2, 2, DmmaM16n8k8, 4, 1, 2>;
 
   // @sect3{A tile as the TMA writes it}
   //
@@ -191,7 +192,7 @@ namespace step4
   // step t + stages − lag: it must wait until every warp is done with step t − lag,
   // and while it waits, its warp does not compute. With lag = 0 the first warp waits
   // for the slowest at every step; with lag = 1 only where another warp is more than a
-  // step behind it, and the copies still start stages − lag = 5 steps before they are
+  // step behind it, and the copies still start stages − lag = 3 steps before they are
   // needed. (Measured: the sizes above.)
   template <typename Config, bool a_k_major, bool b_k_major>
   __global__ void __launch_bounds__(Config::threads, Config::min_blocks)

@@ -273,7 +273,7 @@ namespace step4
   // @sect3{Launching}
   //
   // A tile of op(A) is k-major where A is stored so (op(A) = A): a map of m rows of k,
-  // boxes of 16 × 128; else a map of k rows of m, boxes of 16 × 16. B the other way
+  // boxes of 16 values of k × bm rows; else a map of k rows of m, boxes of 16 × 16. B the other way
   // round: k-major where op(B) = Bᵀ. Operands the TMA cannot read (a start off a 16-byte
   // boundary, an odd leading dimension) go to kernel 14, which reads any.
   template <typename Config, bool a_k_major, bool b_k_major>

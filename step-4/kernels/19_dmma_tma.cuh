@@ -21,17 +21,17 @@
 //   drift apart, so that while some load, others multiply.
 // - <b>cuBLAS's sizes</b>: warp tiles of 64×32 with m16n8k8, four warps in a 128×64
 //   block tile, two blocks per SM; 248 to 255 registers per thread and no spills.
-// - <b>No producer warp.</b> Kernels 16 to 18 give the copies a warpgroup of their
-//   own and move its registers to the consumers (setmaxnreg). That instruction works
-//   on whole warpgroups, and without it a block's registers are shared out evenly:
-//   an SM's 64K registers sit in four banks of 16K, one per scheduler, and the warps
-//   on an SM are spread over the four. A producer warp in each of the two blocks puts
-//   three warps on some scheduler, which caps every thread at 168 registers (16384 /
-//   96, rounded down to a multiple of 8) where the 64×32 tile needs over 240. (The first version, kernel 14's 16
-//   warps of 32×32 plus a producer warp, 17 warps, got 96 registers per thread,
-//   16384 / 160, not the 120 that 65536 / 544 would give, and spilled: `-Xptxas -v`
-//   says so.) So the block's first thread issues the copies between its own DMMAs
-//   (the kernel says when).
+// - <b>No producer warp.</b> Kernels 16 to 18 give the copies a warpgroup of their own
+//   and move its registers to the consumers (setmaxnreg). That instruction works on
+//   whole warpgroups, and without it a block's registers are shared out evenly: an SM's
+//   64K registers sit in four banks of 16K, one per scheduler, and the warps on an SM
+//   are spread over the four. A producer warp in each of the two blocks puts three
+//   warps on some scheduler, which caps every thread at 168 registers (16384 / 96,
+//   rounded down to a multiple of 8) where the 64×32 tile needs over 240. (The first
+//   version, kernel 14's 16 warps of 32×32 plus a producer warp, 17 warps, got 96
+//   registers per thread, 16384 / 160, not the 120 that 65536 / 544 would give, and
+//   spilled: `-Xptxas -v` says so.) So the block's first thread issues the copies
+//   between its own DMMAs (the kernel says when).
 //
 // <b>Reading fragments from a swizzled tile.</b> The TMA cannot pad rows; it
 // <i>swizzles</i> them instead (the 128-byte mode, as in kernel 16): in each 128-byte

@@ -5,6 +5,7 @@
 #include "kernels/dmma.cuh"
 #include "kernels/hopper.cuh"
 #include "kernels/launch.cuh"
+#include "kernels/swizzled_layout.h"
 #include "kernels/tile_copy.cuh"
 #include "kernels/tma_operands.cuh"
 
@@ -62,7 +63,8 @@ namespace step4
   // - each thread's two values of k made neighbours (k = 2t and 2t + 1 of each 8, the
   //   same for A and B), so that a row of a k-major tile is one 16-byte load and the
   //   other layout needs no permutation: 73.2 / 73.5 at 1.5 GHz, with 4.8 million bank
-  //   conflicts at 4096 (the layout above has none) and 20 bytes of spills. The
+  //   conflicts at 4096 (the fragment loads of the layout above have none:
+  //   tests/swizzled_layout_test.cpp) and 20 bytes of spills. The
   //   16-byte loads were meant to be conflict-free within each quarter of a warp; the
   //   profile says they are not, and why was not found;
   // - no fixed lag: after each step the first thread tests the barriers
@@ -72,52 +74,14 @@ namespace step4
 
   // @sect3{A tile as the TMA writes it}
   //
-  // An operand's tile of `extent` rows of op(A) (or columns of op(B)), bk = 16 deep,
-  // k-major or not (the header shows both). `offset(outer, k)` is the byte at which
-  // entry (outer, k) lies: the place without the swizzle, whose bits 4 to 6 (the
-  // 16-byte chunk in a 128-byte line) are then XORed with bits 7 to 9 (the line's
-  // number within its 1024 bytes). The stage starts on a multiple of 1024 bytes, so
-  // these are the bits of the shared-memory address the TMA swizzles.
-  //
-  // `physical(f)` is the row (or column) of the tile that the fragments' index f
-  // stands for: the permutation within each 8 (k-major) or 16 (not) that makes every
-  // fragment load free of bank conflicts (the header derives it).
-  //
-  // A thread's loads differ only in the block of 16 (i: A's fragment, j / 2 for B's
-  // pairs of fragments), the half of it (h: rows 0-7 or 8-15 of A's fragment, j % 2 of
-  // B's pair) and the step of 4 along k (q). So each thread computes one offset, for
-  // f = its group g and k = its t, and each load moves it by constants: an XOR for what
-  // lies within a 1024-byte swizzle block (the swizzle is an XOR, so moving by part of
-  // a block XORs the same bits), plus an addition for whole blocks. `copy` is the
-  // producer's: one box of 16 × extent, or extent / 16 boxes of 16 × 16.
+  // Where each value of a tile lies, and so which thread reads what, is
+  // SwizzledLayout's (swizzled_layout.h, where the tests can reach it too); the tile
+  // adds the producer's copy: one box of 16 × extent (k-major), or extent / 16 boxes of
+  // 16 × 16 side by side.
   template <bool k_major, int extent>
-  struct SwizzledTile
+  struct SwizzledTile : SwizzledLayout<k_major>
   {
     static_assert(extent % 16 == 0);
-
-    __device__ static constexpr std::uint32_t offset(int outer, int k)
-    {
-      const std::uint32_t plain = k_major ? outer * 128 + k * 8
-                                          : outer / 16 * 2048 + k * 128 + outer % 16 * 8;
-      return plain ^ (plain >> 7 & 7) << 4;
-    }
-
-    __device__ static constexpr int physical(int f)
-    {
-      return k_major ? f / 8 * 8 + 2 * (f % 4) + f % 8 / 4
-                     : f / 16 * 16 + 4 * (f % 16 / 8) + f % 8 / 2 + 8 * (f % 2);
-    }
-
-    // The moves from the thread's offset to block `block`, half h, step q: XOR first,
-    // then add (they touch different bits).
-    __device__ static constexpr std::uint32_t xor_part(int h, int q)
-    {
-      return k_major ? q << 5 : h << 5 | q % 2 << 6;
-    }
-    __device__ static constexpr std::uint32_t add_part(int block, int h, int q)
-    {
-      return k_major ? (16 * block + 8 * h) * 128 : block * 2048 + q * 512;
-    }
 
     __device__ static void copy(const CUtensorMap &map, std::uint32_t tile,
                                 std::uint32_t barrier, int outer0, int k0)

@@ -24,7 +24,7 @@ namespace step4
     static constexpr int bm = bm_, bn = bn_, bk = bk_, stages = stages_;
     static constexpr int warps_m = warps_m_, warps_n = warps_n_;
     static constexpr int threads = 32 * warps_m * warps_n;
-    static constexpr int min_blocks = min_blocks_, band = band_;
+    static constexpr int min_blocks = min_blocks_, band = band_, cluster = 1;
     static constexpr int wm = bm / warps_m, wn = bn / warps_n;
     static constexpr int frags_m = wm / 16, frags_n = wn / 8;
     static_assert(wm % 16 == 0 && wn % 8 == 0, "whole 16x8 fragments of C per warp");
@@ -132,20 +132,19 @@ namespace step4
     using A = typename Tiles::A;
     using B = typename Tiles::B;
     using Fragments = WarpFragments<Config, A, B>;
-    constexpr int bm = Config::bm, bn = Config::bn, bk = Config::bk, k = Fragments::k;
+    constexpr int bk = Config::bk, k = Fragments::k;
     constexpr int stages = Config::stages, threads = Config::threads;
     constexpr int dmma_steps = bk / k;
     static_assert(dmma_steps % 2 == 0, "the two fragment sets alternate within a stage");
     extern __shared__ double2 shared_memory[];
     double *const tiles = reinterpret_cast<double *>(shared_memory);
 
-    int tile_row, tile_col;
-    band_order(Config::band, tile_row, tile_col);
-    const int row0 = tile_row * bm, col0 = tile_col * bn;
-    // Only C's lower triangle (lab::Output::lower_triangle): as in kernel 15, a tile
-    // wholly above the diagonal returns at once, and one the diagonal crosses is
-    // computed whole (both sizes below keep bm + bn − 1 within the overhang).
-    if (g.output == lab::Output::lower_triangle && col0 > row0 + bm - 1)
+    // The block's tile in the band order. Only C's lower triangle
+    // (lab::Output::lower_triangle): as in kernel 15, a tile wholly above the diagonal
+    // returns at once, and one the diagonal crosses is computed whole (both sizes below
+    // keep bm + bn − 1 within the overhang).
+    int row0, col0;
+    if (!block_tile<Config>(g, row0, col0))
       return;
     const GemmShape &s = g.shape;
     const MatrixView<double> a{g.a, g.lda, s.a_rows(), s.a_cols()};

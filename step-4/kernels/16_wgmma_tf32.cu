@@ -59,13 +59,10 @@ namespace step4
     ring.initialise();
 
     if (warpgroup == 0)
-      {
-        hopper::set_registers_down<Config::producer_registers>();
-        ring.produce(steps, [&](int s, int step) {
-          ring.copy_a(a_map, s, step * bk, row0);
-          hopper::copy_box(b_map, ring.b_tile(s), ring.full(s), step * bk, col0);
-        });
-      }
+      ring.produce(steps, [&](int s, int step) {
+        ring.copy_a(a_map, s, step * bk, row0);
+        hopper::copy_box(b_map, ring.b_tile(s), ring.full(s), step * bk, col0);
+      });
     else
       {
         // A consumer: rows 64·(warpgroup − 1) to 64·warpgroup − 1 of the block tile,

@@ -67,16 +67,13 @@ namespace step4
     // for the whole cluster), B's as stored in boxes of 32 columns; a tensor map's
     // coordinates are (column, row).
     if (warpgroup == 0)
-      {
-        hopper::set_registers_down<Config::producer_registers>();
-        ring.produce(steps, [&](int s, int step) {
-          ring.copy_a(a_map, s, step * bk, row0);
+      ring.produce(steps, [&](int s, int step) {
+        ring.copy_a(a_map, s, step * bk, row0);
 #pragma unroll
-          for (int box = 0; box < Config::bn / Config::box_columns; ++box)
-            hopper::copy_box(b_map, ring.b_tile(s) + box * Config::box_bytes, ring.full(s),
-                             col0 + box * Config::box_columns, step * bk);
-        });
-      }
+        for (int box = 0; box < Config::bn / Config::box_columns; ++box)
+          hopper::copy_box(b_map, ring.b_tile(s) + box * Config::box_bytes, ring.full(s),
+                           col0 + box * Config::box_columns, step * bk);
+      });
     else
       {
         hopper::set_registers_up<Config::consumer_registers>();

@@ -262,8 +262,7 @@ namespace step4
     LAB_CHECK_LAUNCH();
   }
 
-  template <typename Config>
-  void launch_dmma_tma(const GemmArgs<double> &g, cudaStream_t stream)
+  void launch_19_dmma_tma(const GemmArgs<double> &g, cudaStream_t stream)
   {
     if (!wgmma_available())
       throw std::runtime_error("19_dmma_tma needs a GPU of compute capability 9.0 and a build "
@@ -275,12 +274,7 @@ namespace step4
     with_transposes(g.shape, [&](auto op_a, auto op_b) {
       constexpr bool a_k_major = decltype(op_a)::value == Op::none;
       constexpr bool b_k_major = decltype(op_b)::value == Op::transpose;
-      launch_dmma_tma_variant<Config, a_k_major, b_k_major>(g, stream);
+      launch_dmma_tma_variant<DmmaTmaHopper, a_k_major, b_k_major>(g, stream);
     });
-  }
-
-  void launch_19_dmma_tma(const GemmArgs<double> &g, cudaStream_t stream)
-  {
-    launch_dmma_tma<DmmaTmaHopper>(g, stream);
   }
 } // namespace step4

@@ -364,11 +364,13 @@ namespace step4
         copy(s, step);
       }
 
-      // The producer warpgroup of kernels 16 to 18: one thread, the block's first,
-      // issues every copy, step after step; the warpgroup's other threads are idle.
+      // The producer warpgroup of kernels 16 to 18: it gives up registers to the
+      // consumers, and one thread, the block's first, issues every copy, step after
+      // step; the warpgroup's other threads are idle.
       template <typename Copy>
       __device__ void produce(int steps, Copy copy) const
       {
+        set_registers_down<Config::producer_registers>();
         if (threadIdx.x == 0)
           for (int step = 0; step < steps; ++step)
             refill(step, copy);

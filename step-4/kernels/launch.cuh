@@ -40,10 +40,11 @@ namespace step4
     col = in_band / rows * cluster + blockIdx.x % cluster;
   }
 
-  // The tile of C a block of kernel 16, 17 or 18 computes, in the band order: its first
-  // row and column. False where only C's lower triangle is wanted and the tiles of the
-  // block's cluster lie wholly above the diagonal (the blocks then have nothing to do;
-  // a cluster's blocks keep or leave their tiles together, because they share A's).
+  // The tile of C a block of kernels 14 and 16 to 19 computes, in the band order: its
+  // first row and column. False where only C's lower triangle is wanted and the tiles
+  // of the block's cluster lie wholly above the diagonal (the blocks then have nothing
+  // to do; a cluster's blocks keep or leave their tiles together, because they share
+  // A's).
   template <typename Config, typename T>
   __device__ bool block_tile(const GemmArgs<T> &g, int &row0, int &col0)
   {

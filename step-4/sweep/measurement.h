@@ -62,8 +62,8 @@ namespace step4
   // double reference. lab::median_gpu_milliseconds times it: a warm-up of at least
   // lab::warm_up_milliseconds, then the median of `reps` runs, each between two CUDA
   // events, the GPU time of the kernel alone (a launch returns before the kernel has
-  // run, so a host clock would time the launch, not the work). With β = 0, C is poisoned (every float NaN) before the
-  // runs: a kernel that leaves any entry of C unwritten leaves a NaN there, and the
+  // run, so a host clock would time the launch, not the work). With β = 0, C is
+  // poisoned (every float NaN) before the runs: a kernel that leaves any entry of C unwritten leaves a NaN there, and the
   // check fails. With β ≠ 0 each run reads C, so before each run (untimed) C is
   // restored from a pristine copy: otherwise every repetition would scale the previous
   // result again.

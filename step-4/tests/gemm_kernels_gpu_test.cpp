@@ -22,6 +22,7 @@
 #include <lower_triangle_product.h>
 
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -426,43 +427,40 @@ TEST_CASE("kernel 18 is chosen from one tile per SM on", "[gpu]")
   CHECK_FALSE(step4::multicast_pays({1, 1, 100000}));
 }
 
-// Kernels 16 to 19 leave out the tiles above the diagonal of a lower-triangle product
-// themselves (kernel 18 a cluster's two tiles together): each, not only the one
-// step4::gemm_tf32 or step4::gemm picks, must be right on and below the diagonal and
-// change nothing at or beyond the overhang; sizes around one tile (128, 256) and one
-// cluster's tiles, in every transpose.
-TEST_CASE("kernels 16 to 19 compute a lower triangle on request", "[gpu]")
+// One kernel's lower triangle, in every transpose, for each m of @p sizes (k = 40),
+// within @p tolerance. Skipped where the kernel cannot run (the test above asserts
+// that this is not the course's GPU).
+template <typename T>
+void check_lower_triangle(const step4::GemmKernel<T> *kernel, std::initializer_list<int> sizes,
+                          double tolerance, T alpha, T beta)
+{
+  REQUIRE(kernel != nullptr);
+  if (!kernel->runs_here())
+    return;
+  for (const lab::Op op_a : {lab::Op::none, lab::Op::transpose})
+    for (const lab::Op op_b : {lab::Op::none, lab::Op::transpose})
+      for (const int m : sizes)
+        {
+          INFO("kernel " << kernel->name << ", m = " << m << " " << lab::op_letter(op_a) << lab::op_letter(op_b));
+          const auto t = lab_test::lower_triangle_product<T>(kernel->launch, m, 40, op_a, op_b, alpha, beta);
+          CHECK(t.worst_error <= tolerance);
+          CHECK(t.changed_too_far == 0);
+        }
+}
+
+// Kernels 14 and 16 to 19 leave out the tiles above the diagonal of a lower-triangle
+// product themselves (kernel 18 a cluster's two tiles together): each, not only the
+// one step4::gemm_tf32 or step4::gemm picks (on Hopper kernel 19, not 14), must be
+// right on and below the diagonal and change nothing at or beyond the overhang; sizes
+// around one tile (128, 256) and one cluster's tiles, in every transpose.
+TEST_CASE("kernels 14 and 16 to 19 compute a lower triangle on request", "[gpu]")
 {
   for (const char *name : {"16", "17", "18"})
-    {
-      const step4::GemmKernel<float> *kernel = step4::find_float_kernel(name);
-      REQUIRE(kernel != nullptr);
-      if (!kernel->runs_here())
-        continue; // the test above asserts that this is not the course's GPU
-      for (const lab::Op op_a : {lab::Op::none, lab::Op::transpose})
-        for (const lab::Op op_b : {lab::Op::none, lab::Op::transpose})
-          for (const int m : {1, 129, 255, 257, 600, 1000})
-            {
-              INFO("kernel " << name << ", m = " << m << " " << lab::op_letter(op_a) << lab::op_letter(op_b));
-              const auto t = lab_test::lower_triangle_product<float>(kernel->launch, m, 40, op_a, op_b, 1.5f, 0.5f);
-              CHECK(t.worst_error <= step4::tf32_tolerance(40));
-              CHECK(t.changed_too_far == 0);
-            }
-    }
-  const step4::GemmKernel<double> *kernel_19 = step4::find_double_kernel("19");
-  REQUIRE(kernel_19 != nullptr);
-  if (kernel_19->runs_here())
-    {
-      for (const lab::Op op_a : {lab::Op::none, lab::Op::transpose})
-        for (const lab::Op op_b : {lab::Op::none, lab::Op::transpose})
-          for (const int m : {1, 127, 129, 257, 600, 1000})
-            {
-              INFO("kernel 19, m = " << m << " " << lab::op_letter(op_a) << lab::op_letter(op_b));
-              const auto d = lab_test::lower_triangle_product<double>(kernel_19->launch, m, 40, op_a, op_b, -1.0, 1.0);
-              CHECK(d.worst_error <= step4::gemm_tolerance<double>(40));
-              CHECK(d.changed_too_far == 0);
-            }
-    }
+    check_lower_triangle(step4::find_float_kernel(name), {1, 129, 255, 257, 600, 1000},
+                         step4::tf32_tolerance(40), 1.5f, 0.5f);
+  for (const char *name : {"14", "19"})
+    check_lower_triangle(step4::find_double_kernel(name), {1, 127, 129, 257, 600, 1000},
+                         step4::gemm_tolerance<double>(40), -1.0, 1.0);
 }
 
 // Kernel 11's tuner: every candidate is kernel 10 with other tiles, used in the common

@@ -20,7 +20,15 @@
 /// warm-up run, whichever product of a comparison was timed first (cuBLAS, in the
 /// course's programs) ran on a cool GPU and the next ones on a hot one, up to 13%
 /// slower for nothing they did. Warmed up for longer than that, every product is
-/// timed in the same steady state: the speed a long computation sees.
+/// timed under sustained load, as a long computation runs.
+///
+/// What the warm-up cannot do: where the work keeps the GPU at its power limit (700 W
+/// on the H200, reached by dense products on random data), the clock keeps moving,
+/// between about 1.4 and 2.0 GHz within a second, and a product timed for a few tens
+/// of milliseconds sees one part of that swing and the product timed after it
+/// another. Measured on an H200, the share of cuBLAS's speed that one kernel reached
+/// moved by up to 9 points from run to run at the same size. step-4's results page
+/// therefore also compares its fastest kernels at a fixed clock.
 
 #include <cuda_runtime.h>
 

@@ -3,8 +3,8 @@
 #
 #   gnuplot -e "dir='results/local/step-4'" step-4/plot.gp      (make plots does this)
 #
-# Reads dir/gflops_float.dat, dir/tf32.dat, dir/double.dat and dir/cpu.dat
-# (whichever exist) and writes into out, each as .png and .svg:
+# Reads dir/gflops_float.dat, dir/tf32.dat, dir/double.dat, dir/percent_of_cublas.dat
+# and dir/cpu.dat (whichever exist) and writes into out, each as .png and .svg:
 #   step-4_gflops               GFLOP/s against n, every float kernel and cuBLAS
 #   step-4_percent_of_cublas    one bar per kernel: percent of cuBLAS at n = 4096
 #   step-4_tf32_double_cpu      one panel each for TF32, double and the CPU
@@ -82,38 +82,33 @@ if (has_float) {
 }
 
 # ------------------------------------------------- 2: percent of cuBLAS (bars)
-# Build a datablock "name percent group text" (group 1 float, 2 TF32, 3 double), then
-# plot it. A NaN percent is written as 0 with the text "n/a": gnuplot skips NaN rows.
+# From percent_of_cublas.dat, where step-4 wrote each kernel's percentage as it
+# measured it, timed alternately with its cuBLAS product (not the ratio of two GFLOP/s
+# columns, which were not timed side by side). A column's group (1 float, 2 TF32, 3
+# double) is the table that has it: only the precisions that ran get bars. Build a
+# datablock "name percent group text", then plot it. A NaN percent is written as 0
+# with the text "n/a": gnuplot skips NaN rows.
 bar(name, p, g) = sprintf("\"%s\" %g %d \"%s\"", name, (p == p ? p : 0), g, (p == p ? sprintf("%.0f", p) : "n/a"))
+in_list(list, name) = strstrt(" " . list . " ", " " . name . " ") > 0
+percent_file = dir . "/percent_of_cublas.dat"
+skipped = left_out(skipped, missing(percent_file))
 set print $bars
 top = 100
-n_float = ""
-if (has_float) {
-  row = row_of(float_file)
-  n_float = word(row, 1)
-  do for [i = 3:nf] {
-    p = 100.0 * word(row, i) / word(row, 2)
-    if (p == p && p > top) { top = p }
-    print bar(word(fcols, i), p, 1)
-  }
-}
-# The TF32 and double kernels are compared with their own cuBLAS; their n is named
-# when it is not the float table's. tf32.dat: n cublas_fp32 cublas_tf32 kernel...
-# error_cublas_fp32 error_cublas_tf32 error_kernel...; double.dat: n cublas_dgemm
-# kernel... error_cublas error_kernel...
-do for [f = 2:3] {
-  file = (f == 2 ? tf32_file : double_file)
-  if (has(file)) {
-    cols = cols_of(file)
-    row = row_of(file)
-    reference = (f == 2 ? 3 : 2)
-    kernels = (f == 2 ? (words(cols) - 5) / 2 : (words(cols) - 3) / 2)
-    if (n_float eq "") { n_float = word(row, 1) }
-    at_n = (word(row, 1) eq n_float ? "" : ", n = " . word(row, 1))
-    do for [k = reference + 1:reference + kernels] {
-      p = 100.0 * word(row, k) / word(row, reference)
+n_bars = ""
+if (has(percent_file)) {
+  float_cols = (has_float ? cols_of(float_file) : "")
+  tf32_cols = (has_tf32 ? cols_of(tf32_file) : "")
+  double_cols = (has_double ? cols_of(double_file) : "")
+  pcols = cols_of(percent_file)
+  row = row_of(percent_file)
+  n_bars = word(row, 1)
+  do for [i = 2:words(pcols)] {
+    name = word(pcols, i)
+    g = (in_list(float_cols, name) ? 1 : in_list(tf32_cols, name) ? 2 : in_list(double_cols, name) ? 3 : 0)
+    p = word(row, i) + 0
+    if (g > 0) {
       if (p == p && p > top) { top = p }
-      print bar(sprintf("%s (vs cuBLAS %s%s)", word(cols, k), (f == 2 ? "TF32" : "DGEMM"), at_n), p, f)
+      print bar(name . (g == 2 ? " (vs cuBLAS TF32)" : g == 3 ? " (vs DGEMM)" : ""), p, g)
     }
   }
 }
@@ -128,7 +123,7 @@ if (|$bars| > 0) {
       set terminal svg size 1300,650 enhanced font ",11" dynamic
       set output out . "/step-4_percent_of_cublas.svg"
     }
-    set title "step-4: each kernel as percent of cuBLAS at n = " . n_float . " (GPU: " . gpu . ")"
+    set title "step-4: each kernel as percent of cuBLAS at n = " . n_bars . ", timed alternately with it (GPU: " . gpu . ")"
     unset xlabel
     set ylabel "percent of cuBLAS (%)"
     set yrange [0:top * 1.1]          # room for the numbers above the bars

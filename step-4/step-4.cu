@@ -103,7 +103,8 @@ namespace step4
   // @sect3{The kernels at one size}
   //
   // The heart of the program: for size n, cuBLAS and every kernel on the same random
-  // matrices, one console line each. The FP32 kernels are compared with cuBLAS in
+  // matrices, one console line each, each kernel timed alternately with the cuBLAS
+  // product it is compared with (sweep/measurement.h). The FP32 kernels are compared with cuBLAS in
   // pure FP32 and checked with the FP32 tolerance; the TF32 kernels with cuBLAS allowed
   // to use TF32, and checked with the TF32 tolerance (their inputs lose 13 bits of
   // mantissa). α = 1, β = 0: the plain product, as benchmarks use.
@@ -119,15 +120,16 @@ namespace step4
     });
   }
 
-  // Then the FP32 kernels asked for.
+  // Then the FP32 kernels asked for, each beside @p vendor (timed alternately with it).
   void run_fp32_kernels(const Settings &settings, DeviceProblem<float> &device,
-                        const ConsoleLines &lines, FloatSizeResult &result)
+                        const lab::Gemm<float> &vendor, const ConsoleLines &lines,
+                        FloatSizeResult &result)
   {
     const int reps = settings.options.reps;
     for (const GemmKernel<float> &kernel : fp32_kernels())
       if (settings.runs(kernel.name))
-        result.kernels.record(kernel.name,
-                              device.run_and_print(reps, kernel.launch, lines, kernel.name));
+        result.kernels.record(
+          kernel.name, device.run_and_print(reps, vendor, kernel.launch, lines, kernel.name));
   }
 
   // Then the tensor cores: kernels 12 and 16 to 18, those asked for that this GPU can
@@ -136,24 +138,25 @@ namespace step4
   // matrices, where B is read as stored and no pass is needed: same flops, same
   // kernel, the difference in time is the pass. (Kernel 17 reads A·B's B as stored,
   // with no pass.) That product has its own problem on the device, set up only where
-  // kernel 16 runs.
+  // kernel 16 runs, and beside it cuBLAS computes A·Bᵀ too.
   void run_tf32_kernels(const Settings &settings, const GemmProblem<float> &problem,
-                        DeviceProblem<float> &device, const ConsoleLines &lines,
-                        FloatSizeResult &result)
+                        DeviceProblem<float> &device, const lab::Gemm<float> &vendor,
+                        const ConsoleLines &lines, FloatSizeResult &result)
   {
     const int reps = settings.options.reps;
     for (const GemmKernel<float> &kernel : tf32_kernels())
       if (settings.runs(kernel.name) && kernel.runs_here())
-        result.kernels.record(kernel.name,
-                              device.run_and_print(reps, kernel.launch, lines, kernel.name));
+        result.kernels.record(
+          kernel.name, device.run_and_print(reps, vendor, kernel.launch, lines, kernel.name));
     const GemmKernel<float> &wgmma = *find_float_kernel("16");
     if (settings.runs(wgmma.name) && wgmma.runs_here())
       {
         GemmProblem<float> transposed = problem;
         transposed.shape.op_b = Op::transpose;
         DeviceProblem<float> device_transposed(transposed);
-        result.kernels.record(on_a_bt(wgmma), device_transposed.run_and_print(
-                                                reps, wgmma.launch, lines, on_a_bt(wgmma)));
+        result.kernels.record(on_a_bt(wgmma),
+                              device_transposed.run_and_print(reps, vendor, wgmma.launch, lines,
+                                                              on_a_bt(wgmma)));
       }
   }
 
@@ -175,15 +178,17 @@ namespace step4
     FloatSizeResult result;
     result.n = n;
     result.copies_ms = time_copies(device, problem, reps);
-    result.cublas_fp32 = device.run(reps, lab::cublas_gemm(cublas, lab::CublasMath::fp32));
-    const ConsoleLines fp32{checks, size, shape, gemm_tolerance<float>(n), result.cublas_fp32.ms};
+    const lab::Gemm<float> sgemm = lab::cublas_gemm(cublas, lab::CublasMath::fp32);
+    result.cublas_fp32 = device.run(reps, sgemm);
+    const ConsoleLines fp32{checks, size, shape, gemm_tolerance<float>(n)};
     fp32.print("cuBLAS_FP32", result.cublas_fp32);
-    run_fp32_kernels(settings, device, fp32, result);
+    run_fp32_kernels(settings, device, sgemm, fp32, result);
 
-    result.cublas_tf32 = device.run(reps, lab::cublas_gemm(cublas, lab::CublasMath::tf32));
-    const ConsoleLines tf32{checks, size, shape, tf32_tolerance(n), result.cublas_tf32.ms};
+    const lab::Gemm<float> tf32_gemm = lab::cublas_gemm(cublas, lab::CublasMath::tf32);
+    result.cublas_tf32 = device.run(reps, tf32_gemm);
+    const ConsoleLines tf32{checks, size, shape, tf32_tolerance(n)};
     tf32.print("cuBLAS_TF32", result.cublas_tf32);
-    run_tf32_kernels(settings, problem, device, tf32, result);
+    run_tf32_kernels(settings, problem, device, tf32_gemm, tf32, result);
     return result;
   }
 

@@ -34,17 +34,43 @@ namespace lab
     return 0.5 * (below + samples[middle]);
   }
 
+  namespace
+  {
+    // One run of @p work between the events, after @p prepare (untimed).
+    double time_once(const std::function<void()> &work, const std::function<void()> &prepare,
+                     CudaEvent &start_marker, CudaEvent &stop_marker)
+    {
+      if (prepare)
+        prepare();
+      start_marker.record();
+      work();
+      stop_marker.record();
+      return milliseconds_between(start_marker, stop_marker);
+    }
+  } // namespace
+
   double median_gpu_milliseconds(int reps, const std::function<void()> &work,
                                  const std::function<void()> &prepare)
   {
     CudaEvent start, stop;
-    return median(repeat(reps, [&] {
-      if (prepare)
-        prepare();
-      start.record();
-      work();
-      stop.record();
-      return milliseconds_between(start, stop);
-    }));
+    return median(repeat(reps, [&] { return time_once(work, prepare, start, stop); }));
+  }
+
+  AlternateTimes median_gpu_milliseconds_alternately(int reps,
+                                                     const std::function<void()> &yardstick,
+                                                     const std::function<void()> &work,
+                                                     const std::function<void()> &prepare)
+  {
+    struct Pair
+    {
+      double yardstick_ms, work_ms;
+    };
+    CudaEvent start, stop;
+    const std::vector<Pair> pairs = repeat(reps, [&] {
+      const double yardstick_ms = time_once(yardstick, prepare, start, stop);
+      return Pair{yardstick_ms, time_once(work, prepare, start, stop)};
+    });
+    return {median(pairs, &Pair::yardstick_ms), median(pairs, &Pair::work_ms),
+            median_ratio(pairs, &Pair::yardstick_ms, &Pair::work_ms)};
   }
 } // namespace lab

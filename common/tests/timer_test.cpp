@@ -40,6 +40,26 @@ TEST_CASE("timer: median of a member")
   CHECK(std::isnan(lab::median(std::vector<Times>{}, &Times::kernel_ms)));
 }
 
+TEST_CASE("timer: median_ratio is the median of the ratios, not the ratio of the medians")
+{
+  struct Pair
+  {
+    double yardstick_ms, work_ms;
+  };
+  // Five pairs, each timed at its own clock: in every pair but one the work takes 1.25
+  // times the yardstick's time (80% of its speed), and the clock moves the times by 4x.
+  const std::vector<Pair> pairs = {{1.0, 1.25}, {4.0, 5.0}, {2.0, 2.5}, {3.0, 2.0}, {0.5, 0.625}};
+  CHECK(lab::median_ratio(pairs, &Pair::yardstick_ms, &Pair::work_ms) == 0.8);
+  // The ratio of the medians is another number (2.0 / 2.0): the two differ here, so the
+  // check above can tell them apart.
+  CHECK(lab::median(pairs, &Pair::yardstick_ms) / lab::median(pairs, &Pair::work_ms) != 0.8);
+  // The odd pair did not drag the median of the ratios. A NaN time gives NaN; no pairs,
+  // NaN.
+  const std::vector<Pair> with_nan = {{1.0, 1.25}, {1.0, std::nan("")}, {2.0, 2.5}};
+  CHECK(std::isnan(lab::median_ratio(with_nan, &Pair::yardstick_ms, &Pair::work_ms)));
+  CHECK(std::isnan(lab::median_ratio(std::vector<Pair>{}, &Pair::yardstick_ms, &Pair::work_ms)));
+}
+
 TEST_CASE("timer: repeat warms up for at least warm_up_milliseconds, then runs reps times")
 {
   const int reps = GENERATE(0, 1, 5);

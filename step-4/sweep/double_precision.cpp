@@ -22,14 +22,14 @@ namespace step4
       print_column_names();
       DoubleSizeResult result;
       result.n = n;
-      result.cublas_dgemm = device.run(reps, lab::cublas_gemm(cublas));
-      const ConsoleLines lines{checks, "double n=" + std::to_string(n), shape, tolerance,
-                               result.cublas_dgemm.ms};
+      const lab::Gemm<double> dgemm = lab::cublas_gemm(cublas);
+      result.cublas_dgemm = device.run(reps, dgemm);
+      const ConsoleLines lines{checks, "double n=" + std::to_string(n), shape, tolerance};
       lines.print("cuBLAS_DGEMM", result.cublas_dgemm);
       for (const GemmKernel<double> &kernel : fp64_kernels())
         if (settings.runs(kernel.name) && kernel.runs_here())
-          result.kernels.record(kernel.name,
-                                device.run_and_print(reps, kernel.launch, lines, kernel.name));
+          result.kernels.record(
+            kernel.name, device.run_and_print(reps, dgemm, kernel.launch, lines, kernel.name));
       return result;
     }
   } // namespace

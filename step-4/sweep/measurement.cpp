@@ -13,7 +13,7 @@ namespace step4
     const bool ok = checks.at_most(problem + " " + product, measured.error, tolerance);
     std::printf("  %-24s %10s %10.0f %8s %10.2e   %s\n", product.c_str(),
                 lab::format_milliseconds(measured.ms).c_str(), gflops(shape, measured.ms),
-                lab::format_or_dash(100 * cublas_ms / measured.ms, "%.1f%%").c_str(),
+                lab::format_or_dash(measured.percent_of_vendor, "%.1f%%").c_str(),
                 measured.error, lab::verdict(ok));
     std::fflush(stdout);
   }

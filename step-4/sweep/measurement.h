@@ -19,13 +19,16 @@
 
 namespace step4
 {
-  // What one product measured: the median of its times, in milliseconds, and the
-  // error of its result (gemm_check.h). A product that did not run keeps NaN in both,
-  // and NaN is what the tables show for it (gnuplot skips NaN).
+  // What one product measured: the median of its times, in milliseconds, the error of
+  // its result (gemm_check.h), and for a kernel its speed in percent of the vendor's,
+  // from runs alternating with the vendor's (DeviceProblem::run_beside). A product that
+  // did not run keeps NaN in all three, and NaN is what the tables show for it (gnuplot
+  // skips NaN); the vendor itself and the CPU loops have no percentage.
   struct Measurement
   {
     double ms = std::nan("");
     double error = std::nan("");
+    double percent_of_vendor = std::nan("");
   };
 
   // Throughput from a time: the textbook 2mnk flops of the shape, per second, in
@@ -34,19 +37,17 @@ namespace step4
 
   // @sect3{The console lines of one problem}
   //
-  // One line per product: name, time, GFLOP/s, percent of cuBLAS, the error and the
-  // check. A failed check prints FAIL on the line and is listed again in the summary.
-  // The lines of one problem share what they are judged by, kept here once: the
-  // problem's name in the summary ("float n=1024"), its shape (for GFLOP/s), the
-  // tolerance, and the time of the cuBLAS line the percentages are of (NaN where there
-  // is none, as for the CPU loops: the column then shows "-").
+  // One line per product: name, time, GFLOP/s, percent of cuBLAS (a "-" where there is
+  // none), the error and the check. A failed check prints FAIL on the line and is listed
+  // again in the summary. The lines of one problem share what they are judged by, kept
+  // here once: the problem's name in the summary ("float n=1024"), its shape (for
+  // GFLOP/s) and the tolerance.
   struct ConsoleLines
   {
     lab::Checks &checks;
     std::string problem;
     GemmShape shape;
     double tolerance;
-    double cublas_ms = std::nan("");
 
     // Checks @p measured against the tolerance and prints its line.
     void print(const std::string &product, const Measurement &measured) const;
@@ -58,15 +59,22 @@ namespace step4
   // @sect3{One product on the device}
   //
   // The data of one problem on the GPU: A and B, and C, which every run overwrites.
-  // `run` times the launch and returns the median time and the error against the
-  // double reference. lab::median_gpu_milliseconds times it: a warm-up of at least
-  // lab::warm_up_milliseconds, then the median of `reps` runs, each between two CUDA
-  // events, the GPU time of the kernel alone (a launch returns before the kernel has
-  // run, so a host clock would time the launch, not the work). With β = 0, C is
-  // poisoned (every float NaN) before the runs: a kernel that leaves any entry of C unwritten leaves a NaN there, and the
-  // check fails. With β ≠ 0 each run reads C, so before each run (untimed) C is
-  // restored from a pristine copy: otherwise every repetition would scale the previous
-  // result again.
+  // `run` times a product alone: the vendor's, whose line comes first. `run_beside`
+  // times a kernel alternately with the vendor's product (lab/timer.h says why: at the
+  // GPU's power limit the clock moves between runs, and only runs made side by side
+  // compare what the two do with a cycle). Both return the median time and the error
+  // against the double reference, run_beside also the kernel's percentage of the
+  // vendor's speed: the median over the pairs of vendor time / kernel time. Each run is
+  // timed between two CUDA events, the GPU time of the product alone (a launch returns
+  // before the kernel has run, so a host clock would time the launch, not the work),
+  // after a warm-up of at least lab::warm_up_milliseconds.
+  //
+  // With β ≠ 0 each run reads C, so before each run (untimed) C is restored from a
+  // pristine copy: otherwise every repetition would scale the previous result again.
+  // With β = 0, C is poisoned (every entry NaN) before the product whose result is
+  // checked: a kernel that leaves any entry unwritten leaves a NaN there, and the check
+  // fails. Beside the vendor, that is one more run of the kernel alone after the timed
+  // ones, since the vendor's runs fill C with right answers.
   //
   // The check is on every entry, on the GPU: the reference and the bracket of each
   // entry (gemm_check.h) are computed once per problem by cuBLAS DGEMM in double
@@ -100,33 +108,57 @@ namespace step4
                        " on the host (the GPU has no room for the full check)";
     }
 
-    // Times @p product on this problem (a kernel's launcher or cuBLAS, both convert to
-    // a lab::Gemm) and checks its last result.
+    // Times @p product alone on this problem (a kernel's launcher or cuBLAS, both
+    // convert to a lab::Gemm) and checks its last result.
     Measurement run(int reps, const lab::Gemm<T> &product)
     {
-      std::function<void()> restore_c;
       if (problem.beta == T(0))
         c.poison();
-      else
-        restore_c = [&] { c.copy_from_device(c_input); };
       const double ms =
-        lab::median_gpu_milliseconds(reps, [&] { product(args, nullptr); }, restore_c);
-      if (check)
-        return {ms, check->error(c.data(), problem.c.ld())};
-      lab::Matrix<T> result(problem.c.rows(), problem.c.cols(), problem.c.ld());
-      c.download(result);
-      return {ms, gemm_error(problem, result)};
+        lab::median_gpu_milliseconds(reps, [&] { product(args, nullptr); }, restore_c());
+      return {ms, error_of_c()};
     }
 
-    // run(), and the line of @p lines that shows it: what every product of a problem
-    // but the first goes through (the first, cuBLAS, is measured before the lines
-    // exist, since they need its time).
-    Measurement run_and_print(int reps, const lab::Gemm<T> &product, const ConsoleLines &lines,
-                              const std::string &name)
+    // Times @p product alternately with @p vendor, then checks @p product's result.
+    Measurement run_beside(int reps, const lab::Gemm<T> &vendor, const lab::Gemm<T> &product)
     {
-      const Measurement measured = run(reps, product);
+      const lab::AlternateTimes times = lab::median_gpu_milliseconds_alternately(
+        reps, [&] { vendor(args, nullptr); }, [&] { product(args, nullptr); }, restore_c());
+      if (problem.beta == T(0))
+        {
+          c.poison();
+          product(args, nullptr);
+        }
+      return {times.work_ms, error_of_c(), 100 * times.relative_speed};
+    }
+
+    // run_beside(), and the line of @p lines that shows it: what every kernel goes
+    // through.
+    Measurement run_and_print(int reps, const lab::Gemm<T> &vendor, const lab::Gemm<T> &product,
+                              const ConsoleLines &lines, const std::string &name)
+    {
+      const Measurement measured = run_beside(reps, vendor, product);
       lines.print(name, measured);
       return measured;
+    }
+
+  private:
+    // What runs before each run: with β ≠ 0, C restored from its pristine copy.
+    std::function<void()> restore_c()
+    {
+      if (problem.beta == T(0))
+        return {};
+      return [this] { c.copy_from_device(c_input); };
+    }
+
+    // The error of the result in C.
+    double error_of_c()
+    {
+      if (check)
+        return check->error(c.data(), problem.c.ld());
+      lab::Matrix<T> result(problem.c.rows(), problem.c.cols(), problem.c.ld());
+      c.download(result);
+      return gemm_error(problem, result);
     }
   };
 } // namespace step4

@@ -43,13 +43,13 @@ namespace step4
       print_column_names();
       ShapeResult result;
       result.shape = shape;
-      result.cublas = device.run(reps, lab::cublas_gemm(cublas, lab::CublasMath::fp32));
-      const ConsoleLines lines{checks, name, shape, gemm_tolerance<float>(shape.k),
-                               result.cublas.ms};
+      const lab::Gemm<float> sgemm = lab::cublas_gemm(cublas, lab::CublasMath::fp32);
+      result.cublas = device.run(reps, sgemm);
+      const ConsoleLines lines{checks, name, shape, gemm_tolerance<float>(shape.k)};
       lines.print("cuBLAS_FP32", result.cublas);
       for (const GemmKernel<float> *kernel : shape_kernels(settings))
-        result.kernels.record(kernel->name,
-                              device.run_and_print(reps, kernel->launch, lines, kernel->name));
+        result.kernels.record(
+          kernel->name, device.run_and_print(reps, sgemm, kernel->launch, lines, kernel->name));
       return result;
     }
   } // namespace

@@ -15,6 +15,12 @@ namespace step4
     by_product_[product] = measured;
   }
 
+  void Measurements::record(const Measurements &others)
+  {
+    for (const auto &[product, measured] : others.by_product_)
+      record(product, measured);
+  }
+
   Measurement Measurements::of(const std::string &product) const
   {
     const auto found = by_product_.find(product);
@@ -132,6 +138,27 @@ namespace step4
       return gflops_then_errors(result.n, products);
     }
 
+    // percent_of_cublas.dat: each GPU kernel's speed in percent of the cuBLAS product it
+    // was timed alternately with (sweep/measurement.h): the FP32 kernels of SGEMM, the
+    // TF32 kernels of cuBLAS with TF32 (kernel 16 on A·Bᵀ of cuBLAS on A·Bᵀ), the double
+    // kernels of DGEMM. Not the ratio of two GFLOP/s columns of the other tables: those
+    // are the medians of runs that need not have seen the same clock.
+    Row percent_row(int n, const Measurements &kernels)
+    {
+      Row row = {{"n", double(n)}};
+      const auto add = [&](const std::string &name) {
+        row.push_back({name, kernels.of(name).percent_of_vendor});
+      };
+      for (const GemmKernel<float> &kernel : fp32_kernels())
+        add(kernel.name);
+      for (const GemmKernel<float> &kernel : tf32_kernels())
+        add(kernel.name);
+      add(on_a_bt(*find_float_kernel("16")));
+      for (const GemmKernel<double> &kernel : fp64_kernels())
+        add(kernel.name);
+      return row;
+    }
+
     // shapes_float.dat: the shape (a transposed operand is 1), then GFLOP/s of cuBLAS
     // and of the kernels that ran on the shapes.
     Row shape_row(const std::vector<const GemmKernel<float> *> &kernels, const ShapeResult &result)
@@ -163,6 +190,7 @@ namespace step4
     gflops_.add_row(values(gflops_row(result)));
     time_.add_row(values(time_row(result)));
     tf32_.add_row(values(tf32_row(result)));
+    kernels_by_size_[result.n].record(result.kernels);
   }
 
   void Tables::add(const ShapeResult &result)
@@ -170,7 +198,11 @@ namespace step4
     shapes_.add_row(values(shape_row(shape_kernels_, result)));
   }
 
-  void Tables::add(const DoubleSizeResult &result) { double_.add_row(values(double_row(result))); }
+  void Tables::add(const DoubleSizeResult &result)
+  {
+    double_.add_row(values(double_row(result)));
+    kernels_by_size_[result.n].record(result.kernels);
+  }
 
   // @sect3{The notes above each table}
   lab::TableHeader Tables::header(const std::string &what, const std::string &precision,
@@ -209,6 +241,7 @@ namespace step4
                             "float (TF32 inputs)",
                             {"GFLOP/s, then the checked errors: max |C - C_ref| / (|A||B|)_ij",
                              "16_wgmma_tf32_ABt: kernel 16 on A B^T, no transposing pass"}));
+    write_percentages();
   }
 
   void Tables::write_shapes() const
@@ -223,5 +256,19 @@ namespace step4
     lab::write_table(double_, path("double.dat"),
                      header("step-4 (double-precision kernels against cuBLAS DGEMM)", "double",
                             {"GFLOP/s of cuBLAS and each kernel, then the checked errors"}));
+    write_percentages();
+  }
+
+  void Tables::write_percentages() const
+  {
+    lab::Table percentages(columns(percent_row(0, {})));
+    for (const auto &[n, kernels] : kernels_by_size_)
+      percentages.add_row(values(percent_row(n, kernels)));
+    lab::write_table(
+      percentages, path("percent_of_cublas.dat"),
+      header("step-4 (each kernel in percent of cuBLAS, timed alternately with it)",
+             "float and double",
+             {"100 x median over pairs of runs of cuBLAS time / kernel time; FP32 kernels "
+              "of SGEMM (TF32 off), TF32 kernels of cuBLAS with TF32, double kernels of DGEMM"}));
   }
 } // namespace step4

@@ -28,7 +28,9 @@ namespace step4
   {
   public:
     void record(const std::string &product, const Measurement &measured);
-    // What @p product measured; NaN for both where it did not run.
+    // Records every product of @p others too.
+    void record(const Measurements &others);
+    // What @p product measured; NaN for all where it did not run.
     Measurement of(const std::string &product) const;
 
   private:
@@ -98,7 +100,12 @@ namespace step4
     // The kernels that run on the shapes (sweep/shapes.h): their columns.
     std::vector<const GemmKernel<float> *> shape_kernels_;
     lab::Table cpu_, gflops_, time_, tf32_, shapes_, double_;
+    // The GPU kernels of both precisions at each square size, for the percentages.
+    std::map<int, Measurements> kernels_by_size_;
 
+    // percent_of_cublas.dat: every GPU kernel at each square size, in float and double
+    // (written by write_float and again by write_double, with whatever has run).
+    void write_percentages() const;
     lab::TableHeader header(const std::string &what, const std::string &precision,
                             const std::vector<std::string> &notes) const;
     std::string path(const std::string &file) const;

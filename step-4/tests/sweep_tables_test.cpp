@@ -79,6 +79,10 @@ TEST_CASE("sweep tables: the columns plot.gp reads, in order", "[cpu]")
   CHECK(read_table(dir, "double.dat").columns ==
         "# n cublas_dgemm 13_double_precision 14_tensor_cores_fp64 19_dmma_tma error_cublas "
         "error_13_double_precision error_14_tensor_cores_fp64 error_19_dmma_tma");
+  CHECK(read_table(dir, "percent_of_cublas.dat").columns ==
+        "# n " + fp32_kernels +
+          " 12_tensor_cores_tf32 16_wgmma_tf32 17_wgmma_b_as_stored 18_wgmma_multicast "
+          "16_wgmma_tf32_ABt 13_double_precision 14_tensor_cores_fp64 19_dmma_tma");
   std::filesystem::remove_all(dir);
 }
 
@@ -93,15 +97,27 @@ TEST_CASE("sweep tables: a product that did not run is NaN in its column", "[cpu
   float_size.copies_ms = 0.5;
   float_size.cublas_fp32 = {1, 1e-7};
   float_size.cublas_tf32 = {0.5, 1e-4};
-  float_size.kernels.record("15_async_pipeline", {4, 2e-7});
-  float_size.kernels.record(step4::on_a_bt(*step4::find_float_kernel("16")), {2, 3e-4});
+  float_size.kernels.record("15_async_pipeline", {4, 2e-7, 26});
+  float_size.kernels.record(step4::on_a_bt(*step4::find_float_kernel("16")), {2, 3e-4, 24});
   tables.add(float_size);
+  // The percentages are what the kernels' records say, not ratios of the times: the
+  // tables must not recompute them (15 took 4 ms against cuBLAS's 1 ms alone, 25%,
+  // and beside cuBLAS measured 26%).
+  tables.write_float(1000);
+  CHECK(read_table(dir, "percent_of_cublas.dat").rows ==
+        std::vector<std::string>{"100 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN 26 NaN NaN NaN "
+                                 "NaN 24 NaN NaN NaN"});
+  // The double sizes join the same rows, by n; a size only one precision ran has its
+  // own row.
   step4::DoubleSizeResult double_size;
   double_size.n = 100;
   double_size.cublas_dgemm = {1, 0};
-  double_size.kernels.record("14_tensor_cores_fp64", {2, 0});
+  double_size.kernels.record("14_tensor_cores_fp64", {2, 0, 51});
   tables.add(double_size);
-  tables.write_float(1000);
+  step4::DoubleSizeResult another_double_size;
+  another_double_size.n = 200;
+  another_double_size.kernels.record("19_dmma_tma", {2, 0, 93.5});
+  tables.add(another_double_size);
   tables.write_double();
 
   CHECK(read_table(dir, "gflops_float.dat").rows ==
@@ -111,6 +127,11 @@ TEST_CASE("sweep tables: a product that did not run is NaN in its column", "[cpu
   CHECK(read_table(dir, "tf32.dat").rows ==
         std::vector<std::string>{"100 2 4 NaN NaN NaN NaN 1 1e-07 0.0001 NaN NaN NaN NaN 0.0003"});
   CHECK(read_table(dir, "double.dat").rows ==
-        std::vector<std::string>{"100 2 NaN 1 NaN 0 NaN 0 NaN"});
+        std::vector<std::string>{"100 2 NaN 1 NaN 0 NaN 0 NaN", "200 NaN NaN NaN 8 NaN NaN NaN 0"});
+  CHECK(read_table(dir, "percent_of_cublas.dat").rows ==
+        std::vector<std::string>{"100 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN 26 NaN NaN NaN "
+                                 "NaN 24 NaN 51 NaN",
+                                 "200 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN "
+                                 "NaN NaN NaN NaN 93.5"});
   std::filesystem::remove_all(dir);
 }

@@ -27,8 +27,18 @@
 /// between about 1.4 and 2.0 GHz within a second, and a product timed for a few tens
 /// of milliseconds sees one part of that swing and the product timed after it
 /// another. Measured on an H200, the share of cuBLAS's speed that one kernel reached
-/// moved by up to 9 points from run to run at the same size. step-4's results page
-/// therefore also compares its fastest kernels at a fixed clock.
+/// moved by up to 9 points from run to run at the same size.
+///
+/// So where the question is how fast a kernel is *compared with* the vendor's routine,
+/// the course times the two alternately (median_gpu_milliseconds_alternately): the
+/// vendor, the kernel, the vendor, the kernel, ..., each run a few milliseconds after
+/// the other, so that both of a pair see the same clock, and it reports the median
+/// over the pairs of the ratio of their times. The clock cancels in each ratio; what
+/// is left is what the kernel does with a cycle against what the vendor does with it.
+/// The two medians of the times themselves still move with the clock. (What alternate
+/// runs cannot show is a kernel that draws more power per flop and so, run alone for
+/// long, would be clocked lower than the vendor: step-4's results page measures that
+/// separately.)
 
 #include <cuda_runtime.h>
 
@@ -121,6 +131,41 @@ namespace lab
   /// must start from fresh data.
   double median_gpu_milliseconds(int reps, const std::function<void()> &work,
                                  const std::function<void()> &prepare = {});
+
+  /// The median over @p samples of `sample.*numerator / sample.*denominator`, one ratio
+  /// per sample (NaN when empty or when any ratio is NaN). For pairs of runs that saw
+  /// the same clock this is not the ratio of the two medians: a pair run at a low
+  /// clock and one at a high clock give the same ratio, but different times.
+  template <typename Sample>
+  double median_ratio(const std::vector<Sample> &samples, double Sample::*numerator,
+                      double Sample::*denominator)
+  {
+    std::vector<double> ratios;
+    ratios.reserve(samples.size());
+    for (const Sample &s : samples)
+      ratios.push_back(s.*numerator / s.*denominator);
+    return median(std::move(ratios));
+  }
+
+  /// What timing a piece of work alternately with a yardstick gives.
+  struct AlternateTimes
+  {
+    double yardstick_ms; ///< the median time of the yardstick's runs
+    double work_ms;      ///< the median time of the work's runs
+    /// The median over the pairs of (yardstick time) / (work time): the work's speed
+    /// as a fraction of the yardstick's, 1.1 for work that is 10% faster.
+    double relative_speed;
+  };
+
+  /// Times @p yardstick (typically the vendor's routine) and @p work alternately, each
+  /// between two CUDA events on the default stream, as pairs: a warm-up of at least
+  /// warm_up_milliseconds of pairs, then @p reps pairs (see the top of this file for
+  /// why). @p prepare, when given, runs before every run of either, untimed. The work
+  /// runs last, so what it leaves is its own result.
+  AlternateTimes median_gpu_milliseconds_alternately(int reps,
+                                                     const std::function<void()> &yardstick,
+                                                     const std::function<void()> &work,
+                                                     const std::function<void()> &prepare = {});
 
   /// Calls @p run to warm up, at least once and until warm_up_milliseconds have passed
   /// (their results are dropped), then @p reps times, and returns the results of the

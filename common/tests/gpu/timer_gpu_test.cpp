@@ -4,6 +4,8 @@
 #include <lab/timer.h>
 #include <lab_catch.h>
 
+#include <vector>
+
 TEST_CASE("timer_gpu: EventTimer measures a 256 MiB cudaMemset")
 {
   const std::size_t bytes = std::size_t(256) << 20;
@@ -80,4 +82,40 @@ TEST_CASE("timer_gpu: median_gpu_milliseconds runs warm-up plus reps, prepare be
   CHECK(ms < 1000.0);
   // Without prepare it still times the work.
   CHECK(lab::median_gpu_milliseconds(2, [&] { LAB_CHECK(cudaMemset(buffer.data(), 2, bytes)); }) > 0.0);
+}
+
+TEST_CASE("timer_gpu: median_gpu_milliseconds_alternately runs the two in turn, work last")
+{
+  const std::size_t bytes = std::size_t(64) << 20;
+  lab::DeviceBuffer<char> buffer(bytes);
+  // The yardstick sets the buffer once, the work four times over: the work must come out
+  // about four times slower, a relative speed near 0.25 (between 0.15 and 0.4 leaves
+  // room for launch overheads, and excludes both 1 and the inverse, 4).
+  std::vector<char> order;
+  int prepared = 0;
+  const lab::AlternateTimes times = lab::median_gpu_milliseconds_alternately(
+    5,
+    [&] {
+      order.push_back('y');
+      LAB_CHECK(cudaMemset(buffer.data(), 1, bytes));
+    },
+    [&] {
+      order.push_back('w');
+      for (int i = 0; i < 4; ++i)
+        LAB_CHECK(cudaMemset(buffer.data(), 2, bytes));
+    },
+    [&] { ++prepared; });
+  REQUIRE(order.size() >= 12u); // a warm-up of pairs, then 5 pairs
+  CHECK(order.size() % 2 == 0);
+  for (std::size_t i = 0; i < order.size(); ++i)
+    CHECK(order[i] == (i % 2 == 0 ? 'y' : 'w'));
+  CHECK(prepared == int(order.size()));
+  CHECK(times.yardstick_ms > 0.0);
+  CHECK(times.work_ms > 2 * times.yardstick_ms);
+  CHECK(times.relative_speed > 0.15);
+  CHECK(times.relative_speed < 0.4);
+  // The work ran last: the buffer holds its value.
+  char last = 0;
+  LAB_CHECK(cudaMemcpy(&last, buffer.data() + bytes - 1, 1, cudaMemcpyDeviceToHost));
+  CHECK(last == 2);
 }

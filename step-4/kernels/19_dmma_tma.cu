@@ -44,32 +44,29 @@ namespace step4
   // warps of 64×32 with m16n8k8 (64 sums and two sets of 24 fragment values per
   // thread: 248 to 255 registers, no spills), two blocks per SM; four stages of 24 KB
   // per block, refilled one step late. Measured on an H200, percent of cuBLAS DGEMM's
-  // speed at n = 4096 / 8192, in two ways: under Nsight Compute, which holds the SM
-  // clock at 1.5 GHz for every kernel, and timed as the course times, in the GPU's
-  // steady state, where the clock moves under the power limit and the figures of one
-  // kernel moved by up to 9 points from run to run (the results page). The sizes are
-  // chosen by the first, which is reproducible to a point; by the second no variant
-  // below is clearly ahead of these. Kernel 14: 75.1 / 74.5 at 1.5 GHz, 80 to 83 /
-  // 80 to 82 in the steady state.
-  // - these sizes: 94.8 / 93.8 at 1.5 GHz; three stages 95.4 / 94.2, lag 0 95.1 /
-  //   94.0, lag 2 93.8 / 93.4; in the steady state 79 to 80 / 88 to 90 on one H200,
-  //   90 / 95 on another;
-  // - 128×128 tiles of 8 such warps, one block per SM, six stages: 89.2 / 86.4 at
-  //   1.5 GHz, and within a point of that with lag 0 or 2, four stages or m16n8k4; in
-  //   the steady state 79 to 88 / 88 to 89 on one H200, 97 to 98 / 93 to 94 on another;
-  // - 64×128 tiles, two blocks per SM: 86.5 / 85.5 at 1.5 GHz;
+  // speed at n = 4096 / 8192, under Nsight Compute, which holds the SM clock at 1.5 GHz
+  // for every kernel, and reproducible to a point. (Timed one after the other, cuBLAS
+  // first, as the sweep timed them before it timed each kernel alternately with
+  // cuBLAS, the figures moved by up to 20 points from run to run under the power
+  // limit, and no variant below was clearly ahead of these; alternately, these sizes
+  // measure 94.4 to 94.7 / 93.1 to 93.3, the results page.) Kernel 14: 75.1 / 74.5.
+  // - these sizes: 94.8 / 93.8; three stages 95.4 / 94.2, lag 0 95.1 / 94.0, lag 2
+  //   93.8 / 93.4;
+  // - 128×128 tiles of 8 such warps, one block per SM, six stages: 89.2 / 86.4, and
+  //   within a point of that with lag 0 or 2, four stages or m16n8k4;
+  // - 64×128 tiles, two blocks per SM: 86.5 / 85.5;
   // - kernel 14's arithmetic, 16 warps of 32×32 with m16n8k4 in 128×128, six stages,
   //   lag 2 (the first version): 74 to 77, no faster than kernel 14;
   // - each thread's two values of k made neighbours (k = 2t and 2t + 1 of each 8, the
   //   same for A and B), so that a row of a k-major tile is one 16-byte load and the
-  //   other layout needs no permutation: 73.2 / 73.5 at 1.5 GHz, with 4.8 million bank
+  //   other layout needs no permutation: 73.2 / 73.5, with 4.8 million bank
   //   conflicts at 4096 (the fragment loads of the layout above have none:
   //   tests/swizzled_layout_test.cpp) and 20 bytes of spills. The
   //   16-byte loads were meant to be conflict-free within each quarter of a warp; the
   //   profile says they are not, and why was not found;
   // - no fixed lag: after each step the first thread tests the barriers
   //   (`mbarrier.test_wait`) and refills every stage already empty, and waits only for
-  //   the one its warp needs next: 84.1 / 82.8 at 1.5 GHz.
+  //   the one its warp needs next: 84.1 / 82.8.
   using DmmaTmaHopper = DmmaTmaConfig<128, 64, 2, 2, DmmaM16n8k8, 4, 1, 2>;
 
   // @sect3{A tile as the TMA writes it}

@@ -4,9 +4,13 @@
 // The matrix is uploaded once and kept as it was generated; before every run (and
 // outside its timing) it is copied into the buffer that the factorisation
 // overwrites, and `info` is poisoned (-1), so that a variant that never writes it
-// cannot pass. Then the median of `reps` runs between CUDA events
-// (lab::median_gpu_milliseconds). The factor of the last run is copied back and
-// checked (factor_residual.h), and kept for whoever wants to look at it.
+// cannot pass. cuSOLVER is timed alone, the median of `reps` runs between CUDA events
+// (lab::median_gpu_milliseconds); each variant alternately with cuSOLVER, a run of
+// each in turn (lab::median_gpu_milliseconds_alternately), and its percentage of
+// cuSOLVER's speed is the median over the pairs of their ratio: at the GPU's power
+// limit the clock moves within a second, and only two runs made side by side see the
+// same clock (lab/timer.h). The factor of the last run, the variant's, is copied back
+// and checked (factor_residual.h), and kept for whoever wants to look at it.
 
 #include "cholesky_variants.h"
 #include "factor_residual.h"
@@ -46,43 +50,79 @@ namespace step2
       });
     }
 
-    // @p to_course_layout, when given, turns the factor of the last run into L by rows
-    // (cuSOLVER's comes back by columns), after the timing.
+    // Times @p factorize alone (cuSOLVER). @p to_course_layout, when given, turns the
+    // factor of the last run into L by rows (cuSOLVER's comes back by columns), after
+    // the timing.
     template <typename Factorize>
     Factorisation run(int reps, Factorize factorize, const std::function<void(T *)> &to_course_layout = {})
     {
-      const double ms = lab::median_gpu_milliseconds(reps, [&] { factorize(work.data(), info.data()); },
-                                                     [&] {
-                                                       work.copy_from_device(pristine);
-                                                       info.poison();
-                                                     });
+      const double ms = lab::median_gpu_milliseconds(reps, [&] { factorize(work.data(), info.data()); }, restore());
       if (to_course_layout)
         to_course_layout(work.data());
+      Factorisation f = check_last_run();
+      f.ms = ms;
+      return f;
+    }
+
+    // Times @p factorize (a variant) alternately with @p vendor (cuSOLVER), and checks
+    // the variant's factor, which the last run left.
+    template <typename Vendor, typename Factorize>
+    Factorisation run_beside(int reps, Vendor vendor, Factorize factorize)
+    {
+      const lab::AlternateTimes times = lab::median_gpu_milliseconds_alternately(
+        reps, [&] { vendor(work.data(), info.data()); }, [&] { factorize(work.data(), info.data()); },
+        restore());
+      Factorisation f = check_last_run();
+      f.ms = times.work_ms;
+      f.percent_of_vendor = 100 * times.relative_speed;
+      return f;
+    }
+
+  private:
+    // What runs before every run: the matrix restored, info poisoned.
+    std::function<void()> restore()
+    {
+      return [this] {
+        work.copy_from_device(pristine);
+        info.poison();
+      };
+    }
+
+    // The factor and info of the last run, copied back and checked.
+    Factorisation check_last_run()
+    {
       factor = lab::Matrix<T>(a.rows(), a.cols(), a.ld());
       work.download(factor);
       int status = -1;
       info.copy_to_host(&status, 1);
-      const double r = status == 0 ? factor_residual(a, factor) : not_run;
-      return {ms, r, status};
+      Factorisation f;
+      f.residual = status == 0 ? factor_residual(a, factor) : not_run;
+      f.info = status;
+      return f;
     }
   };
 
-  // One variant on the device matrix: its workspace is allocated here, before and
-  // outside the timed runs, and the product is cuBLAS's in the working precision.
+  // What a variant is timed beside: cuSOLVER's factorisation of the same buffer.
+  template <typename T>
+  using Yardstick = std::function<void(T *matrix, int *info)>;
+
+  // One variant on the device matrix, beside @p vendor: its workspace is allocated
+  // here, before and outside the timed runs, and the product is cuBLAS's in the
+  // working precision.
   // Given @p capture_ms, the variant is instead captured once into a CUDA graph
   // (lab::CudaGraph), and the graph is launched as a whole in every timed run; the
   // capture and the graph's preparation cost host time once, outside the timing,
   // returned in *capture_ms.
   template <typename T>
-  Factorisation run_variant(DeviceMatrix<T> &device, const Variant<T> &variant, int reps, lab::Cublas &cublas,
-                            int panel_width, double *capture_ms = nullptr)
+  Factorisation run_variant(DeviceMatrix<T> &device, const Yardstick<T> &vendor, const Variant<T> &variant,
+                            int reps, lab::Cublas &cublas, int panel_width, double *capture_ms = nullptr)
   {
     const int n = device.a.rows();
     lab::DeviceBuffer<T> workspace(variant.workspace_elements(n, panel_width));
     CholeskyArgs<T> args = cholesky_args(device.work.data(), n, device.a.ld(), device.info.data(),
                                          workspace.data(), lab::cublas_gemm_exact<T>(cublas), panel_width);
     if (!capture_ms)
-      return device.run(reps, [&](T *, int *) { variant.factorize(args); });
+      return device.run_beside(reps, vendor, [&](T *, int *) { variant.factorize(args); });
     lab::CudaGraph graph;
     lab::HostTimer timer;
     graph.capture([&](cudaStream_t stream) {
@@ -90,6 +130,6 @@ namespace step2
       variant.factorize(args);
     });
     *capture_ms = timer.milliseconds();
-    return device.run(reps, [&](T *, int *) { graph.launch(); });
+    return device.run_beside(reps, vendor, [&](T *, int *) { graph.launch(); });
   }
 } // namespace step2

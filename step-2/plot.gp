@@ -114,17 +114,22 @@ set autoscale y
 set offsets 0, 0, 0, 0
 
 # ------------------------------------------------- 2: percent of cuSOLVER
-# 100 * cuSOLVER's time / the variant's time, from the medians of the same run. Only
-# tables with cuSOLVER's times and at least one variant's get a panel.
-percent(c, cu) = 100.0 * column(cu) / column(c)
-array p_list[2]
+# The percent_N columns at the end of each table: 100 * cuSOLVER's time / the variant's,
+# the median over pairs of runs timed alternately (not the ratio of two time columns,
+# which need not have seen the same clock). They follow the variants' order, so the
+# k-th of them belongs to the k-th variant column. Only tables that have them, with at
+# least one number, get a panel.
+array p_list[2]; array p_first[2]
 panels = 0
 do for [f = 1:2] {
   file = (f == 1 ? float_file : double_file)
   p_list[f] = ""
   if (has(file)) {
-    if (words(with_data(file, c_cusolver[f], c_cusolver[f])) > 0) {
-      p_list[f] = with_data(file, c_first[f], c_last[f])
+    p_first[f] = index_of(c_names[f], "percent_graph") - (c_last[f] - c_first[f])
+    if (index_of(c_names[f], "percent_graph") > 0) {
+      p_list[f] = with_data(file, p_first[f], words(c_names[f]))
+    } else {
+      skipped = left_out(skipped, system(sprintf("basename '%s'", file)) . ": no percent columns (timed before the alternate timing)")
     }
   }
   panels = panels + (words(p_list[f]) > 0)
@@ -147,14 +152,14 @@ if (panels == 0) {
     set yrange [0:*]
     set offsets 0, 0, graph 0.45, 0
     set key inside top left noenhanced
-    set multiplot layout 1,panels title "step-2: each variant as percent of cuSOLVER potrf in the same run (GPU: " . gpu . ")"
+    set multiplot layout 1,panels title "step-2: each variant as percent of cuSOLVER potrf, timed alternately with it (GPU: " . gpu . ")"
     do for [f = 1:2] {
       file = (f == 1 ? float_file : double_file)
       if (words(p_list[f]) > 0) {
         set title precision(f)
-        cu = c_cusolver[f]; fv = c_first[f]; cols = c_names[f]
-        plot for [w in p_list[f]] file using 1:(percent(w + 0, cu)) title no_ms(word(cols, w + 0)) \
-               lw 2 pt marker(w + 0 - fv + 1) lc rgb colour(w + 0 - fv + 1), \
+        pf = p_first[f]; fv = c_first[f]; cols = c_names[f]
+        plot for [w in p_list[f]] file using 1:(column(w + 0)) title no_ms(word(cols, w + 0 - pf + fv)) \
+               lw 2 pt marker(w + 0 - pf + 1) lc rgb colour(w + 0 - pf + 1), \
              100 with lines dt 2 lw 2 lc rgb "black" title "cuSOLVER = 100 %"
       }
     }

@@ -19,12 +19,14 @@ namespace step2
   constexpr double not_run = std::numeric_limits<double>::quiet_NaN();
 
   // One factorisation: the median time (kernels only on the GPU), the residual of its
-  // factor, and LAPACK's info (0, or the failing column + 1).
+  // factor, LAPACK's info (0, or the failing column + 1), and for a variant its speed in
+  // percent of cuSOLVER's, timed alternately with it (gpu_timing.h).
   struct Factorisation
   {
     double ms = not_run;
     double residual = not_run;
     int info = 0;
+    double percent_of_vendor = not_run;
   };
 
   // Variant 6 against cuSOLVER on A x = b (mixed_precision_comparison.h):

@@ -164,7 +164,8 @@ namespace step2
   // @sect3{The console line of one factorisation}
   //
   // Name, time, time with the copies to and from the GPU, GFLOP/s (n³/3 flops),
-  // percent of cuSOLVER, the residual and the check. A factorisation that reports a
+  // percent of cuSOLVER (timed alternately with it; "-" for cuSOLVER itself and the
+  // CPU), the residual and the check. A factorisation that reports a
   // failing column on a positive definite matrix fails its check. The checks are
   // named by precision and size, "float n=1024 5_look_ahead".
   template <typename T>
@@ -175,7 +176,7 @@ namespace step2
 
   template <typename T>
   void report(lab::Checks &checks, const SizeResult<T> &size, const std::string &name, const Factorisation &f,
-              double copies_ms, double cusolver_ms)
+              double copies_ms)
   {
     const std::string what = context<T>(size.n) + " " + name;
     bool ok;
@@ -188,16 +189,15 @@ namespace step2
       ok = checks.at_most(what, f.residual, size.tolerance);
     std::printf("  %-28s %10s %10s %8.0f %8s %10.2e   %s\n", name.c_str(), lab::format_milliseconds(f.ms).c_str(),
                 lab::format_milliseconds(f.ms + copies_ms).c_str(), gflops(size.n, f.ms),
-                lab::format_or_dash(100 * cusolver_ms / f.ms, "%.1f%%").c_str(), f.residual, lab::verdict(ok));
+                lab::format_or_dash(f.percent_of_vendor, "%.1f%%").c_str(), f.residual, lab::verdict(ok));
     std::fflush(stdout);
   }
 
-  // The same for a factorisation on the GPU: its copies are the size's, and cuSOLVER
-  // has run.
+  // The same for a factorisation on the GPU: its copies are the size's.
   template <typename T>
   void report_gpu(lab::Checks &checks, const SizeResult<T> &size, const std::string &name, const Factorisation &f)
   {
-    report(checks, size, name, f, size.copies_ms, size.cusolver.ms);
+    report(checks, size, name, f, size.copies_ms);
   }
 
   // @sect3{The CPU at one size}
@@ -229,31 +229,32 @@ namespace step2
     if (lapack)
       result.lapack = time_on_host(settings, a, [](lab::Matrix<T> &f) { return *lab::lapack_cholesky(f); });
     if (blocked)
-      report(checks, result, "CPU_blocked_OpenMP", result.cpu, 0, not_run);
+      report(checks, result, "CPU_blocked_OpenMP", result.cpu, 0);
     if (lapack)
-      report(checks, result, "LAPACK_potrf", result.lapack, 0, not_run);
+      report(checks, result, "LAPACK_potrf", result.lapack, 0);
   }
 
   // @sect3{The variants at one size}
   //
-  // Each variant asked for, on the same device matrix, beside cuSOLVER; then the last
-  // of the list again, as a CUDA graph (gpu_timing.h).
+  // Each variant asked for, on the same device matrix, timed alternately with
+  // cuSOLVER (@p vendor); then the last of the list again, as a CUDA graph
+  // (gpu_timing.h).
   template <typename T>
-  void run_variants(const Settings &settings, DeviceMatrix<T> &device, lab::Cublas &cublas, SizeResult<T> &result,
-                    lab::Checks &checks)
+  void run_variants(const Settings &settings, DeviceMatrix<T> &device, const Yardstick<T> &vendor,
+                    lab::Cublas &cublas, SizeResult<T> &result, lab::Checks &checks)
   {
     const int reps = settings.options.reps, panel_width = settings.panel_width_for<T>();
     const std::vector<Variant<T>> &list = variants<T>();
     for (std::size_t i = 0; i < list.size(); ++i)
       if (settings.runs(list[i]))
         {
-          result.variants[i] = run_variant(device, list[i], reps, cublas, panel_width);
+          result.variants[i] = run_variant(device, vendor, list[i], reps, cublas, panel_width);
           report_gpu(checks, result, list[i].name, result.variants[i]);
         }
     const Variant<T> &last = list.back();
     if (settings.runs(last))
       {
-        result.graph = run_variant(device, last, reps, cublas, panel_width, &result.graph_capture_ms);
+        result.graph = run_variant(device, vendor, last, reps, cublas, panel_width, &result.graph_capture_ms);
         report_gpu(checks, result, last.name + "_graph", result.graph);
       }
   }
@@ -321,12 +322,12 @@ namespace step2
     result.copies_ms = device.copies_ms(reps);
 
     CusolverCholesky<T> cusolver(n, a.ld());
-    result.cusolver = device.run(
-      reps, [&](T *matrix, int *info) { cusolver.factorize(matrix, info); },
-      [&](T *factor) { cusolver.to_course_layout(factor); });
+    const Yardstick<T> potrf = [&](T *matrix, int *info) { cusolver.factorize(matrix, info); };
+    result.cusolver =
+      device.run(reps, potrf, [&](T *factor) { cusolver.to_course_layout(factor); });
     report_gpu(checks, result, "cuSOLVER_potrf", result.cusolver);
 
-    run_variants(settings, device, *cublas, result, checks);
+    run_variants(settings, device, potrf, *cublas, result, checks);
     result.breakdown = breakdown(settings, device);
     // Variant 6's factor is a float one in either precision: its panel width is float's.
     if (settings.runs_mixed_precision())
@@ -410,13 +411,14 @@ namespace step2
     lab::Cublas cublas;
     DeviceMatrix<T> device(a);
     CusolverCholesky<T> cusolver(n, a.ld());
-    const Factorisation vendor = device.run(
-      1, [&](T *m, int *info) { cusolver.factorize(m, info); }, [&](T *factor) { cusolver.to_course_layout(factor); });
+    const Yardstick<T> potrf = [&](T *m, int *info) { cusolver.factorize(m, info); };
+    const Factorisation vendor = device.run(1, potrf, [&](T *factor) { cusolver.to_course_layout(factor); });
     report_one("cuSOLVER_potrf", vendor.info, device.factor);
     for (const Variant<T> &variant : variants<T>())
       if (settings.runs(variant))
         {
-          const Factorisation result = run_variant(device, variant, 1, cublas, settings.panel_width_for<T>());
+          const Factorisation result =
+            run_variant(device, potrf, variant, 1, cublas, settings.panel_width_for<T>());
           report_one(variant.name, result.info, device.factor);
         }
   }

@@ -10,8 +10,11 @@ namespace step2
   namespace
   {
     // Times first (the CPU, the copies, cuSOLVER, the variants, the graph), then the
-    // residuals in the same order, the tolerance and the graph's capture time. A
-    // variant's residual column is named by its number.
+    // residuals in the same order, the tolerance and the graph's capture time, then
+    // each variant's and the graph's percentage of cuSOLVER's speed, from the runs
+    // timed alternately with it (gpu_timing.h; not the ratio of two time columns, which
+    // need not have seen the same clock). A variant's residual and percentage columns
+    // are named by its number.
     template <typename T>
     std::vector<std::string> cholesky_columns()
     {
@@ -23,6 +26,9 @@ namespace step2
       for (const Variant<T> &v : variants<T>())
         c.push_back("residual_" + v.name.substr(0, v.name.find('_')));
       c.insert(c.end(), {"residual_graph", "tolerance", "graph_capture_ms"});
+      for (const Variant<T> &v : variants<T>())
+        c.push_back("percent_" + v.name.substr(0, v.name.find('_')));
+      c.push_back("percent_graph");
       return c;
     }
   } // namespace
@@ -48,6 +54,9 @@ namespace step2
     // The tolerance bounds the residual columns, which are all the GPU's: without a
     // GPU it is left out with them.
     row.insert(row.end(), {r.graph.residual, r.ran_on_gpu() ? r.tolerance : not_run, r.graph_capture_ms});
+    for (const Factorisation &v : r.variants)
+      row.push_back(v.percent_of_vendor);
+    row.push_back(r.graph.percent_of_vendor);
     cholesky_.add_row(row);
 
     if (const auto &k = r.breakdown)
@@ -79,7 +88,9 @@ namespace step2
          variants<T>().back().name + "_graph: the last variant captured in a CUDA graph (capture time in "
          "graph_capture_ms, not in the timing)",
          "residual = ||L L^T - A||_F / ||A||_F in double, every entry (on the GPU by cuBLAS DSYRK above n = 2048); "
-         "tolerance = 4 n eps"});
+         "tolerance = 4 n eps",
+         "percent_N = 100 x median over pairs of runs of cuSOLVER time / variant N's time, the two timed "
+         "alternately"});
     if (breakdown_.rows() > 0)
       put(breakdown_, "breakdown_" + std::string(precision) + ".dat",
           "step-2 (variant 1, the 2011 design: time per kernel)",

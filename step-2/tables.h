@@ -2,7 +2,7 @@
 // @sect3{The tables of one precision}
 //
 // Three tables, one row per size: `cholesky_<precision>.dat` (every factorisation's
-// time and residual), `breakdown_<precision>.dat` (variant 1 kernel by kernel) and
+// time, residual and percentage of cuSOLVER), `breakdown_<precision>.dat` (variant 1 kernel by kernel) and
 // `mixed_precision_<precision>.dat` (variant 6's solve against cuSOLVER's). The object owns
 // their columns, takes each size's SizeResult and picks the fields by name, so that no
 // list of numbers has to follow a list of column names built somewhere else; and it

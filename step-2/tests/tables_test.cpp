@@ -4,28 +4,11 @@
 
 #include <lab/device.h>
 #include <lab_catch.h>
+#include <written_table.h>
 
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <unistd.h>
-#include <vector>
-
-namespace
-{
-  // The column line (the last '#' line) and the rows of a written table.
-  std::pair<std::string, std::vector<std::string>> read_table(const std::filesystem::path &file)
-  {
-    std::pair<std::string, std::vector<std::string>> table;
-    std::ifstream in(file);
-    for (std::string line; std::getline(in, line);)
-      if (line.rfind("#", 0) == 0)
-        table.first = line;
-      else
-        table.second.push_back(line);
-    return table;
-  }
-} // namespace
 
 TEST_CASE("tables: each variant's percentage of cuSOLVER is written as measured, after the "
           "residuals",
@@ -33,9 +16,7 @@ TEST_CASE("tables: each variant's percentage of cuSOLVER is written as measured,
 {
   const std::filesystem::path folder =
     std::filesystem::temp_directory_path() / ("step-2-tables-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(folder);
   std::filesystem::create_directories(folder);
-
   step2::SizeResult<float> size(1000, 1e-3);
   size.copies_ms = 1;
   size.cusolver = {2, 1e-7, 0};
@@ -47,14 +28,16 @@ TEST_CASE("tables: each variant's percentage of cuSOLVER is written as measured,
   tables.add(size);
   tables.write(folder.string(), lab::DeviceInfo{}, 5, 512, 512);
 
-  const auto [columns, rows] = read_table(folder / "cholesky_float.dat");
-  CHECK(columns.size() > std::string(" percent_9 percent_graph").size());
-  CHECK(columns.substr(columns.size() - std::string(" percent_9 percent_graph").size()) ==
-        " percent_9 percent_graph");
-  CHECK(columns.find("graph_capture_ms percent_1 percent_2 ") != std::string::npos);
-  REQUIRE(rows.size() == 1u);
-  const std::string &row = rows.front();
-  CHECK(row.substr(row.size() - std::string(" 52.5 61").size()) == " 52.5 61");
+  const lab_test::WrittenTable table = lab_test::read_written_table(folder / "cholesky_float.dat");
+  const std::string last_columns = " percent_9 percent_graph";
+  REQUIRE(table.columns.size() > last_columns.size());
+  CHECK(table.columns.substr(table.columns.size() - last_columns.size()) == last_columns);
+  CHECK(table.columns.find("graph_capture_ms percent_1 percent_2 ") != std::string::npos);
+  REQUIRE(table.rows.size() == 1u);
+  const std::string &row = table.rows.front();
+  const std::string last_values = " 52.5 61";
+  REQUIRE(row.size() > last_values.size());
+  CHECK(row.substr(row.size() - last_values.size()) == last_values);
   // The variants that did not run: NaN in their percentage columns.
   CHECK(row.find("NaN NaN NaN NaN NaN NaN NaN NaN 52.5 61") != std::string::npos);
   std::filesystem::remove_all(folder);

@@ -5,6 +5,7 @@
 #include "sweep/tables.h"
 
 #include <lab_catch.h>
+#include <written_table.h>
 
 #include <filesystem>
 #include <fstream>
@@ -24,22 +25,9 @@ namespace
   }
 
   // The column line of a written table (the last '#' line) and its rows.
-  struct Written
+  lab_test::WrittenTable read_table(const std::filesystem::path &folder, const std::string &file)
   {
-    std::string columns;
-    std::vector<std::string> rows;
-  };
-
-  Written read_table(const std::filesystem::path &folder, const std::string &file)
-  {
-    Written table;
-    std::ifstream in(folder / "step-4" / file);
-    for (std::string line; std::getline(in, line);)
-      if (line.rfind("#", 0) == 0)
-        table.columns = line;
-      else
-        table.rows.push_back(line);
-    return table;
+    return lab_test::read_written_table(folder / "step-4" / file);
   }
 
   step4::Settings settings_writing_to(const std::filesystem::path &folder)

@@ -6,6 +6,9 @@
 #     TABLE  time_float.dat                          the table that run writes
 #     TIME   1_naive                                 the column of the exercise's code
 #     VENDOR cublas                                  the vendor's column, or none
+#     PERCENT percent_of_cublas.dat:1_naive          optional: where the run wrote the
+#                                                    code's percentage of the vendor's
+#                                                    speed, timed alternately with it
 #     SECTION 1_naive)                               optional: only this section of the
 #                                                    tagged test cases (Catch2's -c)
 #
@@ -15,15 +18,17 @@
 # an exercise in the step's program (step-1/step-1.cu) has only the run. Where a
 # tagged test case checks several exercises' code, each in a section named after it
 # (step-4's kernels), SECTION picks the exercise's own. Its time is
-# the run's median in TIME, beside the vendor's in VENDOR from the same run.
+# the run's median in TIME, beside the vendor's in VENDOR from the same run; its share
+# of the vendor's speed is PERCENT's where the step measures it (lab/timer.h: timed
+# alternately, both see the same clock), else the ratio of the two times.
 #
 # The lines go into exercises/timings.txt in the build folder, one per exercise:
 #   name <TAB> step <TAB> table <TAB> time column <TAB> vendor column <TAB> section
-#   (or -) <TAB> arguments
+#   (or -) <TAB> percent table:column (or -) <TAB> arguments
 # (the arguments separated by blanks). The test docs/exercise-registry checks that every
 # marked exercise has exactly one line and its tagged tests, and no line is left over.
 function(lab_add_exercise name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TABLE;TIME;VENDOR;SECTION" "ARGS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TABLE;TIME;VENDOR;SECTION;PERCENT" "ARGS")
   foreach(required TABLE TIME VENDOR ARGS)
     if(NOT arg_${required})
       message(FATAL_ERROR "lab_add_exercise(${name}): ${required} is missing")
@@ -34,8 +39,13 @@ function(lab_add_exercise name)
   if(NOT arg_SECTION)
     set(arg_SECTION "-")
   endif()
+  if(NOT arg_PERCENT)
+    set(arg_PERCENT "-")
+  elseif(NOT arg_PERCENT MATCHES "^[^:]+\\.dat:[^:]+$")
+    message(FATAL_ERROR "lab_add_exercise(${name}): PERCENT is TABLE.dat:COLUMN, not '${arg_PERCENT}'")
+  endif()
   set_property(GLOBAL APPEND PROPERTY LAB_EXERCISE_TIMINGS
-    "${name}\t${step}\t${arg_TABLE}\t${arg_TIME}\t${arg_VENDOR}\t${arg_SECTION}\t${arguments}")
+    "${name}\t${step}\t${arg_TABLE}\t${arg_TIME}\t${arg_VENDOR}\t${arg_SECTION}\t${arg_PERCENT}\t${arguments}")
 endfunction()
 
 # Writes exercises/timings.txt (above) once every step has added its exercises.

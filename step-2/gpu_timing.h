@@ -26,6 +26,10 @@
 
 namespace step2
 {
+  // What a variant is timed beside: cuSOLVER's factorisation of the same buffer.
+  template <typename T>
+  using Yardstick = std::function<void(T *matrix, int *info)>;
+
   template <typename T>
   struct DeviceMatrix
   {
@@ -66,8 +70,8 @@ namespace step2
 
     // Times @p factorize (a variant) alternately with @p vendor (cuSOLVER), and checks
     // the variant's factor, which the last run left.
-    template <typename Vendor, typename Factorize>
-    Factorisation run_beside(int reps, Vendor vendor, Factorize factorize)
+    template <typename Factorize>
+    Factorisation run_beside(int reps, const Yardstick<T> &vendor, Factorize factorize)
     {
       const lab::AlternateTimes times = lab::median_gpu_milliseconds_alternately(
         reps, [&] { vendor(work.data(), info.data()); }, [&] { factorize(work.data(), info.data()); },
@@ -101,10 +105,6 @@ namespace step2
       return f;
     }
   };
-
-  // What a variant is timed beside: cuSOLVER's factorisation of the same buffer.
-  template <typename T>
-  using Yardstick = std::function<void(T *matrix, int *info)>;
 
   // One variant on the device matrix, beside @p vendor: its workspace is allocated
   // here, before and outside the timed runs, and the product is cuBLAS's in the

@@ -89,7 +89,6 @@ if (has_float) {
 # datablock "name percent group text", then plot it. A NaN percent is written as 0
 # with the text "n/a": gnuplot skips NaN rows.
 bar(name, p, g) = sprintf("\"%s\" %g %d \"%s\"", name, (p == p ? p : 0), g, (p == p ? sprintf("%.0f", p) : "n/a"))
-in_list(list, name) = strstrt(" " . list . " ", " " . name . " ") > 0
 percent_file = dir . "/percent_of_cublas.dat"
 skipped = left_out(skipped, missing(percent_file))
 set print $bars
@@ -104,7 +103,7 @@ if (has(percent_file)) {
   n_bars = word(row, 1)
   do for [i = 2:words(pcols)] {
     name = word(pcols, i)
-    g = (in_list(float_cols, name) ? 1 : in_list(tf32_cols, name) ? 2 : in_list(double_cols, name) ? 3 : 0)
+    g = (index_of(float_cols, name) > 0 ? 1 : index_of(tf32_cols, name) > 0 ? 2 : index_of(double_cols, name) > 0 ? 3 : 0)
     p = word(row, i) + 0
     if (g > 0) {
       if (p == p && p > top) { top = p }

@@ -8,7 +8,6 @@
 #include <written_table.h>
 
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <unistd.h>
 #include <vector>

@@ -41,10 +41,14 @@ namespace step4
   }
 
   // The product's inputs come from random_problem (A and B different: with A = B a
-  // kernel that swapped its operands would pass). Each candidate's C is poisoned
-  // before its runs, so that entries it never writes are NaN in the check. The check
-  // runs on the GPU on every entry where the GPU has the memory for it, else on the
-  // host (gemm_error, sampled by bands at the tuning sizes).
+  // kernel that swapped its operands would pass). Each candidate is timed alternately
+  // with kernel 10's sizes, the yardstick (lab/timer.h says why): candidates timed one
+  // after the other would each see the clock of its own moment, which on a GPU at its
+  // power limit moves by more than the candidates differ. The candidate runs last, and
+  // once more after C is poisoned, so that entries it never writes are NaN in the check
+  // (the yardstick's right answer would hide them). The check runs on the GPU on every
+  // entry where the GPU has the memory for it, else on the host (gemm_error, sampled by
+  // bands at the tuning sizes).
   std::vector<TuningResult> measure(const std::vector<TuningCandidate> &candidates, int n, int reps)
   {
     const GemmShape shape{n, n, n};
@@ -53,13 +57,14 @@ namespace step4
     const GemmArgs<float> g{shape, 1.0f, 0.0f, a.data(), n, b.data(), n, c.data(), n};
     const auto check = lab::GemmCheckOnGpu<float>::prepare(g);
     const double tolerance = gemm_tolerance<float>(n);
-
     std::vector<TuningResult> results;
     for (const TuningCandidate &candidate : candidates)
       {
+        const lab::AlternateTimes times = lab::median_gpu_milliseconds_alternately(
+          reps, [&] { launch_10_double_buffered(g, nullptr); },
+          [&] { candidate.launch(g, nullptr); });
         c.poison();
-        const double ms =
-          lab::median_gpu_milliseconds(reps, [&] { candidate.launch(g, nullptr); });
+        candidate.launch(g, nullptr);
         double error;
         if (check)
           error = check->error(c.data(), n);
@@ -69,7 +74,8 @@ namespace step4
             c.download(result);
             error = gemm_error(problem, result);
           }
-        results.push_back({candidate.name, shape.flops() / (ms * 1e6), error, error <= tolerance});
+        results.push_back({candidate.name, shape.flops() / (times.work_ms * 1e6),
+                           times.relative_speed, error, error <= tolerance});
       }
     return results;
   }
@@ -78,7 +84,7 @@ namespace step4
   {
     int best = -1;
     for (int i = 0; i < static_cast<int>(results.size()); ++i)
-      if (results[i].passed && (best < 0 || results[i].gflops > results[best].gflops))
+      if (results[i].passed && (best < 0 || results[i].relative_speed > results[best].relative_speed))
         best = i;
     return best;
   }

@@ -9,7 +9,11 @@
 // tiles must be to keep the arithmetic fed. Rather than guess, kernel 11 measures: it
 // instantiates kernel 10 for a handful of configurations, times each on the GPU at
 // hand, and keeps the fastest (the idea of autotuners such as ATLAS for CPUs, or
-// CUTLASS's profiler for GPUs).
+// CUTLASS's profiler for GPUs). "Fastest" is measured against a yardstick: each
+// candidate runs alternately with kernel 10's own sizes, and the tuner ranks them by
+// their speed relative to it (the median of the pairs' ratios, lab/timer.h). Timed
+// one after the other, at the power limit of a GPU whose clock swings by a quarter
+// within a second, two candidates 2% apart would trade places from run to run.
 //
 // Larger warp tiles (64×64) give each thread 8×8 pieces, 128 sums in registers: more
 // reuse per shared-memory read but fewer threads per SM; larger block tiles halve the
@@ -43,22 +47,26 @@ namespace step4
   // The configurations, as instantiations of kernel 10.
   const std::vector<TuningCandidate> &tuning_candidates();
 
-  // What the tuner measured for one candidate: its speed, and the error of its product
-  // against the reference with the check's verdict (step4::gemm_error's error and
-  // tolerance, gemm_check.h).
+  // What the tuner measured for one candidate: its speed (from the median of its
+  // times), its speed relative to kernel 10's sizes timed alternately with it (1.02:
+  // 2% faster), and the error of its product against the reference with the check's
+  // verdict (step4::gemm_error's error and tolerance, gemm_check.h).
   struct TuningResult
   {
     std::string name;
     double gflops;
+    double relative_speed;
     double error;
     bool passed;
   };
 
-  // Times each of @p candidates on an n×n×n product of random matrices (warm-up, then
-  // the median of @p reps, C poisoned before) and checks the product of its last run.
+  // Times each of @p candidates on an n×n×n product of random matrices alternately
+  // with kernel 10 (a warm-up of pairs, then @p reps pairs), then poisons C, runs the
+  // candidate once more and checks its product.
   std::vector<TuningResult> measure(const std::vector<TuningCandidate> &candidates, int n, int reps);
 
-  // The index of the fastest result that passed its check, or −1 when none did.
+  // The index of the result that passed its check with the highest speed relative to
+  // kernel 10, or −1 when none passed.
   int fastest_checked(const std::vector<TuningResult> &results);
 
   // Measures tuning_candidates() and makes the fastest that passed its check the one

@@ -2,8 +2,9 @@
 // @sect3{Kernel 11's tuning}
 //
 // Before the sweep, the tuner (kernels/11_autotuned.cuh) times each candidate
-// configuration once at one size, checks its product like any kernel's, and keeps the
-// fastest that passed for the rest of the run. A candidate that fails is a failed
+// configuration once at one size, alternately with kernel 10's, checks its product like
+// any kernel's, and keeps the fastest relative to kernel 10 that passed for the rest of
+// the run. A candidate that fails is a failed
 // check of the program.
 
 #include "sweep/settings.h"

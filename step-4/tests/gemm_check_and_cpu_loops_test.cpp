@@ -447,13 +447,26 @@ TEST_CASE("The tolerances: float, double and TF32", "[cpu]")
 // now goes to the fastest that passed its check; none passing leaves kernel 10.
 TEST_CASE("planted: the tuner never chooses a candidate that failed its check, however fast", "[cpu]")
 {
-  const std::vector<step4::TuningResult> results = {{"right", 100, 1e-8, true},
-                                                    {"fast, wrong", 900, 0.5, false},
-                                                    {"right, faster", 200, 2e-8, true},
-                                                    {"fastest, never wrote C", 5000, nan_double, false}};
+  const std::vector<step4::TuningResult> results = {{"right", 100, 1.0, 1e-8, true},
+                                                    {"fast, wrong", 900, 9.0, 0.5, false},
+                                                    {"right, faster", 200, 2.0, 2e-8, true},
+                                                    {"fastest, never wrote C", 5000, 50.0, nan_double, false}};
   CHECK(step4::fastest_checked(results) == 2);
   CHECK(step4::fastest_checked({results[1], results[3]}) == -1);
   CHECK(step4::fastest_checked({}) == -1);
+}
+
+// The fault: the tuner ranked its candidates by their own medians, each timed at its
+// own moment, so a candidate that happened to run while the clock was high won. The
+// rank is by the speed relative to kernel 10 timed alternately with it: here the
+// candidate with the higher GFLOP/s (timed at a higher clock) is the slower one per
+// cycle, and must lose.
+TEST_CASE("planted: the tuner ranks by the speed relative to kernel 10, not by GFLOP/s", "[cpu]")
+{
+  const std::vector<step4::TuningResult> results = {{"kernel 10's sizes", 40000, 1.0, 1e-8, true},
+                                                    {"high clock", 44000, 0.97, 1e-8, true},
+                                                    {"low clock, faster", 42000, 1.02, 1e-8, true}};
+  CHECK(step4::fastest_checked(results) == 2);
 }
 
 TEST_CASE("gemm_check_coverage: every entry up to the limit, then one row and column in every 16", "[cpu]")

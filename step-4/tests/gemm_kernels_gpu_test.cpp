@@ -483,8 +483,9 @@ TEST_CASE("kernel 11's tuner checks every candidate, and each is right", "[gpu]"
   REQUIRE(results.size() == step4::tuning_candidates().size());
   for (const step4::TuningResult &result : results)
     {
-      INFO(result.name << ": error " << result.error);
+      INFO(result.name << ": error " << result.error << ", relative speed " << result.relative_speed);
       CHECK(result.passed);
+      CHECK(result.relative_speed > 0.0); // false for NaN too
       CHECK(result.error <= step4::gemm_tolerance<float>(256));
     }
   CHECK(step4::tuned_choice() == results[step4::fastest_checked(results)].name);

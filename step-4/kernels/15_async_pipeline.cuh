@@ -91,7 +91,7 @@
 // four-byte copies cost 64 issue slots per step, 3% of the loop. Copying A as
 // stored and reading its fragments along k would save them. Tried on an H200 with the
 // TMA, which removes every copy instruction (one thread copies a whole tile): 2% fewer
-// instructions, but 80 to 89.7% of cuBLAS over eight versions, against kernel 15's 97
+// instructions, but 80 to 89.7% of cuBLAS over nine versions, against kernel 15's 97
 // to 98% in the same runs. Read along k, the eight A values of a step of k lie in the
 // same place of eight register quads, and the FFMAs' dispatch stalls doubled (the
 // results page, and results/nvidia-h200/step-4/tma_fed_ffma.txt).

@@ -3,10 +3,7 @@
 
 #include "gemm_check.h"
 #include "kernels/10_double_buffered.cuh"
-
-#include <lab/checks_on_gpu.h>
-#include <lab/device_buffer.h>
-#include <lab/timer.h>
+#include "sweep/measurement.h"
 
 namespace step4
 {
@@ -44,38 +41,25 @@ namespace step4
   // kernel that swapped its operands would pass). Each candidate is timed alternately
   // with kernel 10's sizes, the yardstick (lab/timer.h says why): candidates timed one
   // after the other would each see the clock of its own moment, which on a GPU at its
-  // power limit moves by more than the candidates differ. The candidate runs last, and
-  // once more after C is poisoned, so that entries it never writes are NaN in the check
-  // (the yardstick's right answer would hide them). The check runs on the GPU on every
-  // entry where the GPU has the memory for it, else on the host (gemm_error, sampled by
-  // bands at the tuning sizes).
+  // power limit moves by more than the candidates differ. This is how the sweep times
+  // every kernel beside cuBLAS, and the tuner uses the same code, DeviceProblem's
+  // run_beside (sweep/measurement.h): the candidate runs last, and once more alone
+  // after C is poisoned, so that entries it never writes are NaN in the check (the
+  // yardstick's right answer would hide them); the check runs on the GPU on every entry
+  // where the GPU has the memory for it, else on the host (gemm_error, sampled by bands
+  // at the tuning sizes).
   std::vector<TuningResult> measure(const std::vector<TuningCandidate> &candidates, int n, int reps)
   {
     const GemmShape shape{n, n, n};
     const GemmProblem<float> problem = random_problem<float>(shape, 1.0f, 0.0f, 4242);
-    lab::DeviceBuffer<float> a(problem.a), b(problem.b), c(problem.c.size());
-    const GemmArgs<float> g{shape, 1.0f, 0.0f, a.data(), n, b.data(), n, c.data(), n};
-    const auto check = lab::GemmCheckOnGpu<float>::prepare(g);
+    DeviceProblem<float> device(problem);
     const double tolerance = gemm_tolerance<float>(n);
     std::vector<TuningResult> results;
     for (const TuningCandidate &candidate : candidates)
       {
-        const lab::AlternateTimes times = lab::median_gpu_milliseconds_alternately(
-          reps, [&] { launch_10_double_buffered(g, nullptr); },
-          [&] { candidate.launch(g, nullptr); });
-        c.poison();
-        candidate.launch(g, nullptr);
-        double error;
-        if (check)
-          error = check->error(c.data(), n);
-        else
-          {
-            lab::Matrix<float> result(n, n);
-            c.download(result);
-            error = gemm_error(problem, result);
-          }
-        results.push_back({candidate.name, shape.flops() / (times.work_ms * 1e6),
-                           times.relative_speed, error, error <= tolerance});
+        const Measurement m = device.run_beside(reps, launch_10_double_buffered, candidate.launch);
+        results.push_back({candidate.name, gflops(shape, m.ms), m.percent_of_vendor / 100, m.error,
+                           m.error <= tolerance});
       }
     return results;
   }

@@ -49,7 +49,7 @@ namespace step4
   // first, as the sweep timed them before it timed each kernel alternately with
   // cuBLAS, the figures moved by up to 20 points from run to run under the power
   // limit, and no variant below was clearly ahead of these; alternately, these sizes
-  // measure 94.4 to 94.7 / 93.1 to 93.3, the results page.) Kernel 14: 75.1 / 74.5.
+  // measure 94.4 to 96.0 / 93.1 to 93.3, the results page.) Kernel 14: 75.1 / 74.5.
   // - these sizes: 94.8 / 93.8; three stages 95.4 / 94.2, lag 0 95.1 / 94.0, lag 2
   //   93.8 / 93.4;
   // - 128×128 tiles of 8 such warps, one block per SM, six stages: 89.2 / 86.4, and

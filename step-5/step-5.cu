@@ -31,6 +31,7 @@
 
 // @sect3{Include files}
 #include "gpu/gram_matrix.h"
+#include "image_lambda.h"
 #include "methods/band_pipeline.h"
 #include "methods/restoration.h"
 #include "methods/sparse_cholesky.h"
@@ -66,6 +67,7 @@
 #include <filesystem>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -110,9 +112,9 @@ namespace step5
     const Noise &noise = degradation.noise;
     if (!settings.degraded_file.empty() && !settings.psf_given)
       throw lab::bad_input("--degraded needs --psf: the PSF the image was blurred with");
-    if (settings.lambda == "discrepancy" && !settings.degraded_file.empty() &&
-        (!settings.noise_given || noise.kind != "gaussian" || noise.amount <= 0))
-      throw lab::bad_input("--lambda discrepancy with --degraded needs the noise's level: --noise gaussian:SIGMA");
+    if (!settings.degraded_file.empty() && settings.noise_given && (noise.kind != "gaussian" || noise.amount <= 0))
+      throw lab::bad_input("--noise with --degraded names the noise's level: gaussian:SIGMA with SIGMA > 0 (leave it "
+                           "out to have it estimated from the image)");
     if (settings.lambda == "discrepancy" && settings.degraded_file.empty() && noise.kind == "none")
       throw lab::bad_input("--lambda discrepancy needs noise to measure, and --noise none adds none: use gcv or a "
                            "number");
@@ -226,8 +228,22 @@ namespace step5
     const std::vector<MethodResult> results = restore_with_every_method<T>(psf, degraded, options, cublas);
     const double u = std::numeric_limits<T>::epsilon() / 2;
     report_methods(results, original, degraded, tolerances(rows * cols, u, psf, lambda.lambda), label, checks);
-    report_gain(results, original, degraded, lambda.lambda, lambda.rule);
+    report_gain(results, original, degraded, lambda.lambda, lambda.rule, label, checks);
     return results;
+  }
+
+  // λ for an image blurred by one PSF (image_lambda.h): with a GPU, on a problem of
+  // its own on the device for the search on the exact equations; without, on the PSF
+  // as a constant field for CHOLMOD's.
+  template <typename T>
+  ImageLambda choose_lambda_with_gpu(const Settings &settings, const Psf &psf, const lab::Matrix<double> &degraded,
+                                     std::optional<double> sigma)
+  {
+    std::optional<DeviceProblem<T>> problem;
+    if (settings.use_gpu)
+      problem.emplace(psf, degraded);
+    return choose_image_lambda<T>(settings.lambda, sample_field(constant_field(psf), degraded.rows(), degraded.cols()),
+                                  psf, degraded, sigma, problem ? &*problem : nullptr);
   }
 
   // @sect3{The sweep over image sizes}
@@ -253,9 +269,7 @@ namespace step5
         std::printf("\n%d x %d image (n = %d), %s: dense matrices %s, band %s\n", side, side, n, precision.c_str(),
                     lab::format_bytes(std::size_t(dense_bytes<T>(side, side))).c_str(),
                     lab::format_bytes(std::size_t(BandPipeline<T>::device_bytes(psf, side, side))).c_str());
-        const ImageLambda lambda =
-          choose_lambda<T>(settings.lambda, psf, degraded, noise_level(psf, original, degraded));
-        std::printf("    lambda %g: %s\n", lambda.lambda, lambda.detail.c_str());
+        const ImageLambda lambda = choose_lambda_with_gpu<T>(settings, psf, degraded, noise_level(psf, original, degraded));
         lab::HostTimer timer;
         const std::string label = precision + " s=" + std::to_string(side);
         const std::vector<MethodResult> results =
@@ -275,20 +289,21 @@ namespace step5
   //
   // One image, in float and in double as asked, every method, the images written
   // under @p prefix; the PSNR against @p original when there is one. @p sigma is the
-  // noise's level, for the discrepancy principle; 0 where it is not known.
+  // noise's level, for the discrepancy principle; none where it is not known. One λ
+  // for both precisions, chosen in the first (float's range, if float runs, is the
+  // narrower).
   void restore_in_each_precision(const Settings &settings, const Psf &psf, const lab::Matrix<double> &original,
-                                 const lab::Matrix<double> &degraded, double sigma, const std::string &prefix,
-                                 lab::Checks &checks, lab::Cublas *cublas)
+                                 const lab::Matrix<double> &degraded, std::optional<double> sigma,
+                                 const std::string &prefix, lab::Checks &checks, lab::Cublas *cublas)
   {
     const std::string folder = settings.options.out + "/step-5";
     lab::prepare_output_folder(folder + "/images");
-    // One λ for both precisions: float's range, if float runs, is the narrower.
-    const ImageLambda lambda = settings.options.wants_float()
-                                 ? choose_lambda<float>(settings.lambda, psf, degraded, sigma)
-                                 : choose_lambda<double>(settings.lambda, psf, degraded, sigma);
-    std::printf("    lambda %g: %s\n", lambda.lambda, lambda.detail.c_str());
+    std::optional<ImageLambda> chosen;
     lab::for_each_precision(settings.options, [&](auto zero) {
       using T = decltype(zero);
+      if (!chosen)
+        chosen = choose_lambda_with_gpu<T>(settings, psf, degraded, sigma);
+      const ImageLambda &lambda = *chosen;
       const std::string precision = lab::precision_name<T>();
       const std::vector<MethodResult> results =
         restore_image<T>(settings, psf, original, degraded, lambda, precision, checks, cublas);
@@ -341,7 +356,8 @@ namespace step5
     check_field(field, degraded.rows(), degraded.cols());
     std::printf("\nrestoring %s (%d x %d) with psf %s\n", settings.degraded_file.c_str(), degraded.cols(),
                 degraded.rows(), field.name.c_str());
-    const double sigma = settings.noise_given && noise.kind == "gaussian" ? noise.amount : 0;
+    const std::optional<double> sigma =
+      settings.noise_given && noise.kind == "gaussian" ? std::optional<double>(noise.amount) : std::nullopt;
     if (!field.varies())
       return restore_in_each_precision(settings, field.psf, reference, degraded, sigma, "restored", checks, cublas);
     refuse_field_sizes_that_do_not_fit(settings, field, {std::max(degraded.rows(), degraded.cols())});
@@ -408,9 +424,11 @@ namespace step5
       ->type_name("NOISE")
       ->capture_default_str();
     app.add_option("--lambda", settings.lambda,
-                   "The regularisation weight: a number >= 0, or chosen for each image by gcv (generalised "
-                   "cross-validation), discrepancy (the discrepancy principle with the noise's level) or auto "
-                   "(discrepancy where the noise's level is known, else gcv; the thesis' test set keeps its 0.001)")
+                   "The regularisation weight: a number >= 0, or chosen for each image by discrepancy (the "
+                   "discrepancy principle with the noise's level: known where this program added the noise, given "
+                   "by --noise gaussian:SIGMA for --degraded, else estimated from the image), gcv (generalised "
+                   "cross-validation) or auto (discrepancy; gcv where --noise none leaves nothing to measure; the "
+                   "thesis' test set keeps its 0.001)")
       ->type_name("LAMBDA")
       ->check([](const std::string &text) {
         return is_lambda_rule(text) || !std::isnan(lambda_number(text))

@@ -2,8 +2,9 @@
 #include "varying_comparison.h"
 
 #include "methods/band_pipeline.h"
-#include "methods/field_lambda.h"
+#include "image_lambda.h"
 #include "methods/varying_restoration.h"
+#include "photographs.h"
 #include "model/lambda_option.h"
 #include "model/varying_blur.h"
 #include "report/checks.h"
@@ -26,9 +27,6 @@
 #include <string>
 #include <vector>
 
-#ifndef STEP5_DATA_DIR
-#define STEP5_DATA_DIR "step-5/data"
-#endif
 
 namespace step5
 {
@@ -41,35 +39,6 @@ namespace step5
 
     // The piecewise FFT's regions along each side: 4 × 4, or fewer on a tiny image.
     int piecewise_regions(int rows, int cols) { return std::min({4, rows, cols}); }
-
-    // @sect3{The photograph at a side}
-    //
-    // The mean of each factor × factor block: the whole scene at a smaller side.
-    lab::Matrix<double> shrunk(const lab::Matrix<double> &image, int factor)
-    {
-      lab::Matrix<double> small(image.rows() / factor, image.cols() / factor);
-      for (int r = 0; r < small.rows(); ++r)
-        for (int c = 0; c < small.cols(); ++c)
-          {
-            double sum = 0;
-            for (int i = 0; i < factor; ++i)
-              for (int j = 0; j < factor; ++j)
-                sum += image(r * factor + i, c * factor + j);
-            small(r, c) = sum / (factor * factor);
-          }
-      return small;
-    }
-
-    // The photograph at @p side, or an empty image where the data has none.
-    lab::Matrix<double> photograph(int side)
-    {
-      const std::string folder = STEP5_DATA_DIR;
-      if (side == 256)
-        return lab::read_pgm(folder + "/camera_256.pgm");
-      if (side <= 128 && 128 % side == 0)
-        return shrunk(lab::read_pgm(folder + "/camera_128.pgm"), 128 / side);
-      return {};
-    }
 
     // @sect3{A picture of the field}
     //
@@ -152,32 +121,24 @@ namespace step5
       const double u = std::numeric_limits<T>::epsilon() / 2;
       report_methods(results, original, degraded, field_tolerances(sampled, rows * cols, u, lambda.lambda), label,
                      checks);
-      report_gain(results, original, degraded, lambda.lambda, lambda.rule);
+      report_gain(results, original, degraded, lambda.lambda, lambda.rule, label, checks);
       return results;
     }
 
     // @sect3{λ for a degraded image}
     //
-    // By the rule asked for. The periodic rules see the field's mean PSF; where the rule
-    // is the discrepancy principle and a GPU is there (@p problem, the field's problem
-    // on the device), their λ is only the start of the search on the field's own
-    // equations (field_lambda.h), and both lines are printed, so that the output shows
+    // As for every image (image_lambda.h): the periodic rules see the field's mean
+    // PSF; where the rule is the discrepancy principle and a GPU is there (@p problem,
+    // the field's problem on the device), their λ is only the start of the search on
+    // the field's own equations, and both lines are printed, so that the output shows
     // how far apart they are.
     template <typename T>
     ImageLambda field_lambda(const Settings &settings, const SampledField &sampled,
-                             const lab::Matrix<double> &degraded, double sigma, DeviceProblem<T> *problem)
+                             const lab::Matrix<double> &degraded, std::optional<double> sigma,
+                             DeviceProblem<T> *problem)
     {
-      const Psf &mean = sampled.mean;
-      ImageLambda lambda = choose_lambda<T>(settings.lambda, mean, degraded, sigma);
-      std::printf("    lambda %g: %s (the field's mean PSF)\n", lambda.lambda, lambda.detail.c_str());
-      if (resolved_lambda_rule(settings.lambda, sigma) != "discrepancy" || problem == nullptr)
-        return lambda;
-      const ResidualSearch exact = choose_field_lambda_by_discrepancy<T>(
-        *problem, degraded, sigma, lambda_range(mean, std::numeric_limits<T>::epsilon() / 2), lambda.lambda);
-      std::printf("    lambda %g: %s\n", exact.lambda, exact.how.c_str());
-      lambda.lambda = exact.lambda;
-      lambda.detail = exact.how;
-      return lambda;
+      return choose_image_lambda<T>(settings.lambda, sampled, sampled.mean, degraded, sigma, problem,
+                                    " (the field's mean PSF)");
     }
 
     // The field's problem on the device, once per image: λ's search and the GPU methods
@@ -298,7 +259,7 @@ namespace step5
   // @sect3{One image through the field}
   void restore_through_field_in_each_precision(const Settings &settings, const PsfField &field,
                                                const SampledField &sampled, const lab::Matrix<double> &original,
-                                               const lab::Matrix<double> &degraded, double sigma,
+                                               const lab::Matrix<double> &degraded, std::optional<double> sigma,
                                                const std::string &prefix, lab::Checks &checks, lab::Cublas *cublas)
   {
     const std::string folder = settings.options.out + "/step-5";

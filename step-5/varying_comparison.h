@@ -8,7 +8,7 @@
 // the noise, and restores each with every method of varying_restoration.h that fits:
 // the methods that take H as it is, the FFT's two approximations, and band and CG on
 // the mean PSF for the invariant times. λ is chosen by the rule asked for: the
-// discrepancy principle on the field's own equations (field_lambda.h), started from
+// discrepancy principle on the field's own equations (exact_lambda.h), started from
 // its choice on the field's mean PSF; GCV, which needs one PSF's spectrum
 // (lambda_choice.h), and any rule without a GPU, on the mean PSF alone. One line
 // per method, the checks, the images, a picture of the field, and the table
@@ -37,6 +37,7 @@
 #include <lab/memory.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,11 +61,11 @@ namespace step5
   // One image restored through the field in each precision asked for, its images
   // written under @p prefix and its table as PREFIX_varying_KIND_PRECISION.dat; the PSNR
   // against @p original when there is one; @p sampled the field's table for the
-  // image's size; @p sigma the noise's level for the discrepancy principle, 0 where it
-  // is not known.
+  // image's size; @p sigma the noise's level for the discrepancy principle, none
+  // where it is not known (then estimated from the image).
   void restore_through_field_in_each_precision(const Settings &settings, const PsfField &field,
                                                const SampledField &sampled, const lab::Matrix<double> &original,
-                                               const lab::Matrix<double> &degraded, double sigma,
+                                               const lab::Matrix<double> &degraded, std::optional<double> sigma,
                                                const std::string &prefix, lab::Checks &checks, lab::Cublas *cublas);
 
   // --image with a field: @p original blurred by the field and the noise here, then

@@ -45,7 +45,7 @@ namespace step5
   // methods in double), each result's η measured: @p field as described (its picture
   // sets the band), @p sampled its table for the image's size, @p problem the field's
   // problem on the device (made once for the image, and already used to choose λ:
-  // field_lambda.h), which the GPU methods need when options.use_gpu (without it, or
+  // exact_lambda.h), which the GPU methods need when options.use_gpu (without it, or
   // without @p cublas, they throw std::invalid_argument).
   template <typename T>
   std::vector<MethodResult> restore_with_field(const PsfField &field, const SampledField &sampled,

@@ -4,6 +4,8 @@
 
 #include <lab/program.h>
 
+#include <fftw3.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -16,7 +18,14 @@ namespace step5
   {
     using Complex = std::complex<double>;
 
-    constexpr double pi = 3.14159265358979323846;
+    void check_finite(const lab::Matrix<double> &g)
+    {
+      for (int r = 0; r < g.rows(); ++r)
+        for (int c = 0; c < g.cols(); ++c)
+          if (!std::isfinite(g(r, c)))
+            throw lab::bad_input("cannot choose lambda: the degraded image has a non-finite pixel at (" +
+                                 std::to_string(r) + ", " + std::to_string(c) + ")");
+    }
 
     // Numbers in messages the way people write them: 0.01, 1e-10.
     std::string text_of(double value)
@@ -25,83 +34,87 @@ namespace step5
       std::snprintf(buffer, sizeof buffer, "%.3g", value);
       return buffer;
     }
-
-    // @sect3{The discrete Fourier transform, by its definition}
-    //
-    // The transform of N numbers is x̂_k = Σ_j x_j w^{jk} with w = e^{−2πi/N}. Since
-    // w^N = 1, the power w^{jk} is w^{(jk mod N)}, so the N values w^m are computed
-    // once (each from its own angle, not as repeated products, which would let the
-    // rounding errors grow with m), and the sum for frequency k steps through them k
-    // at a time.
-    std::vector<Complex> twiddles(int length)
-    {
-      std::vector<Complex> w(length);
-      for (int m = 0; m < length; ++m)
-        w[m] = std::polar(1.0, -2 * pi * m / length);
-      return w;
-    }
-
-    // One transform of the length of @p w, N² products. They are written out in real
-    // and imaginary parts: std::complex's own product also handles infinities as the
-    // C standard asks, through a function call that would make this loop several
-    // times slower.
-    void dft_1d(const std::vector<Complex> &w, const Complex *x, Complex *x_hat)
-    {
-      const int length = static_cast<int>(w.size());
-      for (int k = 0; k < length; ++k)
-        {
-          double real = 0, imag = 0;
-          int m = 0;
-          for (int j = 0; j < length; ++j)
-            {
-              real += x[j].real() * w[m].real() - x[j].imag() * w[m].imag();
-              imag += x[j].real() * w[m].imag() + x[j].imag() * w[m].real();
-              m += k;
-              if (m >= length)
-                m -= length;
-            }
-          x_hat[k] = {real, imag};
-        }
-    }
   } // namespace
 
+  // @sect3{The discrete Fourier transform, by a library}
+  //
   // The 2-D transform's exponential splits into a factor for the rows and one for the
-  // columns, so it is two passes of 1-D transforms: every row, then every column of
-  // the result. That costs R·C² + C·R² = n(R + C) products, O(n^1.5) for a square
-  // image, where a fast Fourier transform (FFT) costs O(n log n). We do not need the
-  // FFT here: the transform is made twice per image (the PSF's and g's), once, before
-  // a restoration that costs far more, and 1024 × 1024 pixels take seconds. A
-  // definition that fits in a screen is easier to check than an FFT, and the FFT
-  // computes the very same numbers: cuFFT does so on the GPU for the FFT filter
-  // (fft_filter.cu). The rows of a pass are independent, so they are shared among
-  // the CPU's cores.
+  // columns, so it could be written as two passes of 1-D transforms by their
+  // definition: R·C² + C·R² products, O(n^1.5). An earlier version of the course did
+  // that, and it is the honest first version: short, and easy to check against the
+  // definition. It does not scale: a 12-megapixel photograph, mirrored (below), is
+  // 48 million pixels, and the definition would take hours where a fast Fourier
+  // transform (FFT) takes O(n log n), about a second. We use FFTW, the FFT library of
+  // the CPU, as the course uses cuFFT on the GPU for the FFT filter (fft_filter.cu):
+  // a plan is made for the size (FFTW_ESTIMATE: chosen from the size alone, without
+  // timing trial runs), executed once and destroyed. The tests still compare its
+  // result with the defining sum.
   std::vector<Complex> dft_2d(const lab::Matrix<double> &image)
   {
     const int rows = image.rows(), cols = image.cols();
     std::vector<Complex> result(static_cast<std::size_t>(rows) * cols);
-    const std::vector<Complex> along_rows = twiddles(cols), along_cols = twiddles(rows);
-#pragma omp parallel
-    {
-      std::vector<Complex> in(std::max(rows, cols)), out(std::max(rows, cols));
-#pragma omp for schedule(static)
-      for (int r = 0; r < rows; ++r)
-        {
-          for (int c = 0; c < cols; ++c)
-            in[c] = image(r, c);
-          dft_1d(along_rows, in.data(), result.data() + static_cast<std::size_t>(r) * cols);
-        }
-#pragma omp for schedule(static)
+    for (int r = 0; r < rows; ++r)
       for (int c = 0; c < cols; ++c)
-        {
-          for (int r = 0; r < rows; ++r)
-            in[r] = result[static_cast<std::size_t>(r) * cols + c];
-          dft_1d(along_cols, in.data(), out.data());
-          for (int r = 0; r < rows; ++r)
-            result[static_cast<std::size_t>(r) * cols + c] = out[r];
-        }
-    }
+        result[static_cast<std::size_t>(r) * cols + c] = image(r, c);
+    // std::complex<double> and fftw_complex are laid out alike (two doubles), which
+    // the C++ standard guarantees and FFTW's manual relies on.
+    auto *data = reinterpret_cast<fftw_complex *>(result.data());
+    const fftw_plan plan = fftw_plan_dft_2d(rows, cols, data, data, FFTW_FORWARD, FFTW_ESTIMATE);
+    fftw_execute(plan);
+    fftw_destroy_plan(plan);
     return result;
   }
+
+  namespace
+  {
+    // The squared magnitudes |x̂_k|² of a real image's transform, without the complex
+    // numbers themselves. The transform of a real image is Hermitian,
+    // x̂(−k, −l) = conj(x̂(k, l)), so half of it holds all of it: FFTW's real-to-complex
+    // transform computes rows × (cols/2 + 1) values, half the work and half the
+    // memory of the full one. Column l of the half stands for itself and for column
+    // cols − l, except l = 0 and, for even cols, l = cols/2, which stand for
+    // themselves only: @p multiplicity says how often each value counts in a sum
+    // over all frequencies.
+    std::vector<double> half_power_spectrum(const lab::Matrix<double> &image)
+    {
+      const int rows = image.rows(), cols = image.cols(), half = cols / 2 + 1;
+      std::vector<double> pixels(image.data(), image.data() + image.size());
+      std::vector<Complex> spectrum(static_cast<std::size_t>(rows) * half);
+      const fftw_plan plan = fftw_plan_dft_r2c_2d(rows, cols, pixels.data(),
+                                                  reinterpret_cast<fftw_complex *>(spectrum.data()), FFTW_ESTIMATE);
+      fftw_execute(plan);
+      fftw_destroy_plan(plan);
+      std::vector<double> power(spectrum.size());
+      for (std::size_t k = 0; k < spectrum.size(); ++k)
+        power[k] = std::norm(spectrum[k]);
+      return power;
+    }
+
+    std::vector<double> multiplicity(int rows, int cols)
+    {
+      const int half = cols / 2 + 1;
+      std::vector<double> counts(static_cast<std::size_t>(rows) * half);
+      for (int r = 0; r < rows; ++r)
+        for (int l = 0; l < half; ++l)
+          counts[static_cast<std::size_t>(r) * half + l] = (l == 0 || 2 * l == cols) ? 1 : 2;
+      return counts;
+    }
+
+    // The PSF placed on a rows × cols grid with its centre at (0, 0): tap (u, v) at
+    // ((u − c_r) mod rows, (v − c_c) mod cols).
+    lab::Matrix<double> placed_at_origin(const Psf &psf, int rows, int cols)
+    {
+      lab::Matrix<double> placed(rows, cols);
+      for (int u = 0; u < psf.rows(); ++u)
+        for (int v = 0; v < psf.cols(); ++v)
+          {
+            const int r = ((u - psf.centre_row()) % rows + rows) % rows;
+            const int c = ((v - psf.centre_col()) % cols + cols) % cols;
+            placed(r, c) += psf.taps(u, v);
+          }
+      return placed;
+    }
+  } // namespace
 
   // @sect3{The eigenvalues of the periodic blur}
   //
@@ -112,40 +125,25 @@ namespace step5
   // transform of that moved PSF holds H's eigenvalues.
   std::vector<Complex> periodic_blur_eigenvalues(const Psf &psf, int rows, int cols)
   {
-    lab::Matrix<double> placed(rows, cols);
-    for (int u = 0; u < psf.rows(); ++u)
-      for (int v = 0; v < psf.cols(); ++v)
-        {
-          const int r = ((u - psf.centre_row()) % rows + rows) % rows;
-          const int c = ((v - psf.centre_col()) % cols + cols) % cols;
-          placed(r, c) += psf.taps(u, v);
-        }
-    return dft_2d(placed);
+    return dft_2d(placed_at_origin(psf, rows, cols));
   }
 
   // @sect3{The residual, the trace and G as sums over frequencies}
   //
   // The spectrum keeps only the squared magnitudes: the filter factor
   // λ/(|p̂_k|² + λ) multiplies ĝ_k, and ‖r‖² needs |r̂_k|², so the phases never enter.
+  // And it keeps only half of the frequencies, each with its multiplicity
+  // (half_power_spectrum above): the image and the PSF are real.
   PeriodicSpectrum::PeriodicSpectrum(const Psf &psf, const lab::Matrix<double> &g)
   {
     if (g.rows() == 0 || g.cols() == 0)
       throw lab::bad_input("cannot choose lambda for an empty image");
     check_psf(psf, g.rows(), g.cols());
-    for (int r = 0; r < g.rows(); ++r)
-      for (int c = 0; c < g.cols(); ++c)
-        if (!std::isfinite(g(r, c)))
-          throw lab::bad_input("cannot choose lambda: the degraded image has a non-finite pixel at (" +
-                               std::to_string(r) + ", " + std::to_string(c) + ")");
-    const std::vector<Complex> p_hat = periodic_blur_eigenvalues(psf, g.rows(), g.cols());
-    const std::vector<Complex> g_hat = dft_2d(g);
-    psf_power_.resize(p_hat.size());
-    image_power_.resize(g_hat.size());
-    for (std::size_t k = 0; k < p_hat.size(); ++k)
-      {
-        psf_power_[k] = std::norm(p_hat[k]);
-        image_power_[k] = std::norm(g_hat[k]);
-      }
+    check_finite(g);
+    pixels_ = static_cast<double>(g.size());
+    psf_power_ = half_power_spectrum(placed_at_origin(psf, g.rows(), g.cols()));
+    image_power_ = half_power_spectrum(g);
+    multiplicity_ = multiplicity(g.rows(), g.cols());
   }
 
   // The transform is not normalised, so its squared values sum to n times the
@@ -157,7 +155,7 @@ namespace step5
     for (std::size_t k = 0; k < psf_power_.size(); ++k)
       {
         const double filter = lambda / (psf_power_[k] + lambda);
-        sum += filter * filter * image_power_[k];
+        sum += multiplicity_[k] * filter * filter * image_power_[k];
       }
     return sum / pixels();
   }
@@ -167,8 +165,8 @@ namespace step5
   double PeriodicSpectrum::residual_trace(double lambda) const
   {
     double sum = 0;
-    for (double power : psf_power_)
-      sum += lambda / (power + lambda);
+    for (std::size_t k = 0; k < psf_power_.size(); ++k)
+      sum += multiplicity_[k] * lambda / (psf_power_[k] + lambda);
     return sum;
   }
 
@@ -195,19 +193,33 @@ namespace step5
     return extended;
   }
 
+  lab::Matrix<double> without_rim(const lab::Matrix<double> &g, const Psf &psf)
+  {
+    const int top = psf.rows() - 1 - psf.centre_row(), bottom = psf.centre_row();
+    const int left = psf.cols() - 1 - psf.centre_col(), right = psf.centre_col();
+    const int rows = g.rows() - top - bottom, cols = g.cols() - left - right;
+    if (2 * rows < psf.rows() || 2 * cols < psf.cols())
+      return g;
+    lab::Matrix<double> interior(rows, cols);
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c)
+        interior(r, c) = g(r + top, c + left);
+    return interior;
+  }
+
+  // The checks first that concern the image as given: the mirrored interior has
+  // another size, so a PSF too large for g could pass check_psf there.
+  PeriodicSpectrum spectrum_the_rules_see(const Psf &psf, const lab::Matrix<double> &g)
+  {
+    if (g.rows() == 0 || g.cols() == 0)
+      throw lab::bad_input("cannot choose lambda for an empty image");
+    check_psf(psf, g.rows(), g.cols());
+    check_finite(g);
+    return PeriodicSpectrum(psf, mirrored(without_rim(g, psf)));
+  }
+
   namespace
   {
-    // The spectrum both rules use, after the checks that concern the image as given
-    // (the mirrored image is twice as large, so a PSF too large for g could pass
-    // check_psf there).
-    PeriodicSpectrum mirrored_spectrum(const Psf &psf, const lab::Matrix<double> &g)
-    {
-      if (g.rows() == 0 || g.cols() == 0)
-        throw lab::bad_input("cannot choose lambda for an empty image");
-      check_psf(psf, g.rows(), g.cols());
-      return PeriodicSpectrum(psf, mirrored(g));
-    }
-
     std::string range_text(const LambdaRange &range)
     {
       return "[" + text_of(range.smallest) + ", " + text_of(range.largest) + "]";
@@ -229,7 +241,7 @@ namespace step5
   // the scale on which λ matters.
   LambdaChoice choose_lambda_by_gcv(const Psf &psf, const lab::Matrix<double> &g, const LambdaRange &range)
   {
-    const PeriodicSpectrum spectrum = mirrored_spectrum(psf, g);
+    const PeriodicSpectrum spectrum = spectrum_the_rules_see(psf, g);
     const auto gcv_at = [&](double exponent) { return spectrum.gcv(std::pow(10.0, exponent)); };
 
     const double low = std::log10(range.smallest), high = std::log10(range.largest);
@@ -276,11 +288,10 @@ namespace step5
       exponent = grid(best);
 
     const double lambda = std::pow(10.0, exponent);
-    std::string how = "generalised cross-validation (periodic model, mirrored image): G smallest at lambda = " +
+    std::string how = "generalised cross-validation (periodic model, mirrored interior): G smallest at lambda = " +
                       text_of(lambda) + " in " + range_text(range);
-    if (best == 0 || best == steps)
-      how += ", at the end of the range: G may fall further beyond it";
-    return {lambda, how};
+    const bool at_end = best == 0 || best == steps;
+    return {lambda, how, at_end ? "G may fall further beyond it" : ""};
   }
 
   // @sect3{The discrepancy principle: bisection}
@@ -308,18 +319,18 @@ namespace step5
                            text_of(sigma));
     if (!(std::isfinite(tau) && tau > 0))
       throw lab::bad_input("the discrepancy principle needs a factor tau > 0, not " + text_of(tau));
-    const PeriodicSpectrum spectrum = mirrored_spectrum(psf, g);
+    const PeriodicSpectrum spectrum = spectrum_the_rules_see(psf, g);
     const double target = tau * tau * spectrum.pixels() * sigma * sigma;
 
-    const std::string rule = "discrepancy principle (periodic model, mirrored image): ||H f - g||^2 = " +
+    const std::string rule = "discrepancy principle (periodic model, mirrored interior): ||H f - g||^2 = " +
                              std::string(tau == 1 ? "" : "tau^2 ") + "n sigma^2 with " +
                              (tau == 1 ? "" : "tau = " + text_of(tau) + ", ") + "sigma = " + text_of(sigma);
     if (spectrum.residual_norm2(range.largest) < target)
-      return {range.largest, rule + " cannot hold: even lambda = " + text_of(range.largest) +
-                               " fits better (the noise is as strong as the image); the end of the range"};
+      return {range.largest, rule + " cannot hold", "even lambda = " + text_of(range.largest) +
+                                                      " fits better (the noise is as strong as the image)"};
     if (spectrum.residual_norm2(range.smallest) > target)
-      return {range.smallest, rule + " cannot hold: even lambda = " + text_of(range.smallest) +
-                                " fits worse (is sigma, or the PSF, right?); the end of the range"};
+      return {range.smallest, rule + " cannot hold", "even lambda = " + text_of(range.smallest) +
+                                                       " fits worse (is sigma, or the PSF, right?)"};
 
     double low = std::log(range.smallest), high = std::log(range.largest);
     while (high - low > 1e-12)
@@ -331,7 +342,7 @@ namespace step5
           high = middle;
       }
     const double lambda = std::exp((low + high) / 2);
-    return {lambda, rule + " at lambda = " + text_of(lambda)};
+    return {lambda, rule + " at lambda = " + text_of(lambda), ""};
   }
 
   // @sect3{The search with few evaluations}
@@ -349,10 +360,11 @@ namespace step5
       ++evaluations;
       return std::log(residual_norm2(std::exp(x)) / target);
     };
-    auto found = [&](double x, const std::string &note) {
+    auto found = [&](double x, const std::string &note, const std::string &range_end = "") {
       return ResidualSearch{std::exp(x), evaluations,
                             "at lambda = " + text_of(std::exp(x)) + " after " + std::to_string(evaluations) +
-                              " solves" + note};
+                              " solves" + note,
+                            range_end};
     };
     const std::string unmet = ", the last of the most allowed (the target not met to 1 %)";
 
@@ -365,9 +377,9 @@ namespace step5
           return found(x, unmet);
         const double next_x = std::clamp(x - std::clamp(y / slope, -longest_step, longest_step), low_end, high_end);
         if (next_x == x)
-          return found(x, ", the end of the range: " +
-                            std::string(y < 0 ? "even the largest lambda fits better than the noise allows"
-                                              : "even the smallest lambda fits worse (is sigma, or the blur, right?)"));
+          return found(x, ", the end of the range",
+                       y < 0 ? "even the largest lambda fits better than the noise allows"
+                             : "even the smallest lambda fits worse (is sigma, or the blur, right?)");
         const double next_y = y_at(next_x);
         const bool bracketed = (next_y > 0) != (y > 0);
         const double secant = (next_y - y) / (next_x - x);

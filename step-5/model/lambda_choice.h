@@ -139,6 +139,9 @@ namespace step5
   {
     double lambda;
     std::string how;
+    // Empty, or why the choice is an end of the range (the program prints it on a line
+    // of its own: a λ at the end of its range is a rule that found no answer inside).
+    std::string range_end;
   };
 
   // @sect3{The pieces, and the two rules}
@@ -165,7 +168,7 @@ namespace step5
     PeriodicSpectrum(const Psf &psf, const lab::Matrix<double> &g);
 
     // n, the number of pixels. The functions of λ below need λ > 0.
-    double pixels() const { return static_cast<double>(psf_power_.size()); }
+    double pixels() const { return pixels_; }
     // ‖H f_λ − g‖², in pixel space.
     double residual_norm2(double lambda) const;
     // trace(I − A(λ)).
@@ -174,15 +177,27 @@ namespace step5
     double gcv(double lambda) const;
 
   private:
+    double pixels_;
+    // Over half of the frequencies (the transforms of real images are Hermitian),
+    // each counted multiplicity_ times (1 or 2) in a sum over all of them.
     std::vector<double> psf_power_;
     std::vector<double> image_power_;
+    std::vector<double> multiplicity_;
   };
 
   // The image mirrored about its right and bottom edges: 2R × 2C pixels, g in the
   // top left quarter.
   lab::Matrix<double> mirrored(const lab::Matrix<double> &g);
 
-  // Both rules work on the spectrum of mirrored(g).
+  // The part of g that the zero boundary did not touch: without the rows and columns
+  // within the PSF's reach of an edge (psf.rows() − 1 − c_r at the top, c_r at the
+  // bottom, and so on), whose pixels the blur made partly of the black outside the
+  // picture. g itself when what is left would be smaller than the PSF's half.
+  lab::Matrix<double> without_rim(const lab::Matrix<double> &g, const Psf &psf);
+
+  // Both rules work on this: the spectrum of mirrored(without_rim(g, psf)).
+  PeriodicSpectrum spectrum_the_rules_see(const Psf &psf, const lab::Matrix<double> &g);
+
   //
   // The λ in @p range with the smallest G(λ).
   LambdaChoice choose_lambda_by_gcv(const Psf &psf, const lab::Matrix<double> &g, const LambdaRange &range);
@@ -197,7 +212,7 @@ namespace step5
   //
   // The periodic model makes ‖r(λ)‖² cheap, so bisection can afford 45 evaluations.
   // For a PSF field no transform diagonalises H (psf_field.h): each ‖H f_λ − g‖² takes
-  // a solve of the field's own equations (methods/field_lambda.h), and the search has
+  // a solve of the field's own equations (methods/exact_lambda.h), and the search has
   // to get by with a handful. Two facts make that possible. The residual grows with λ,
   // so it crosses the target once. And in log–log coordinates it is nearly a straight
   // line near the crossing: over the factor 4 around it on the rotation's phantom,
@@ -219,8 +234,9 @@ namespace step5
   struct ResidualSearch
   {
     double lambda;
-    int evaluations; // of @p residual_norm2
-    std::string how; // "at lambda = 0.0281 after 4 solves", or where it stopped
+    int evaluations;       // of @p residual_norm2
+    std::string how;       // "at lambda = 0.0281 after 4 solves", or where it stopped
+    std::string range_end; // as LambdaChoice's
   };
 
   ResidualSearch find_lambda_where_residual_meets(const std::function<double(double)> &residual_norm2,

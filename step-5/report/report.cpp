@@ -73,7 +73,8 @@ namespace step5
   }
 
   void report_gain(const std::vector<MethodResult> &results, const lab::Matrix<double> &original,
-                   const lab::Matrix<double> &degraded, double lambda, const std::string &rule)
+                   const lab::Matrix<double> &degraded, double lambda, const std::string &rule,
+                   const std::string &label, lab::Checks &checks)
   {
     std::printf("    lambda %g %s", lambda, rule.c_str());
     const MethodResult *exact = nullptr;
@@ -87,8 +88,10 @@ namespace step5
     else
       {
         const double restored = lab::psnr(original, exact->image), before = lab::psnr(original, degraded);
-        std::printf(": restored %.2f dB (%s), degraded %.2f dB, gain %+.2f dB\n", restored,
-                    exact->description.c_str(), before, restored - before);
+        const bool above = checks.at_least(label + " restored above the degraded image (gain, dB)", restored - before, 0);
+        std::printf(": restored %.2f dB (%s), degraded %.2f dB, gain %+.2f dB%s\n", restored,
+                    exact->description.c_str(), before, restored - before,
+                    above ? "" : "  FAIL: worse than the image it was given");
       }
   }
 

@@ -28,8 +28,16 @@ namespace step5
   // gained over the degraded image in dB of PSNR. The restored PSNR is that of the
   // first method that solved the exact equations (every such method agrees to about
   // 0.01 dB); the FFT filters, on another model, do not count.
+  //
+  // Where the original is known (the phantom, an image this program degraded, a
+  // --reference), that gain is also a check, recorded in @p checks under @p label: a
+  // restoration worse than the image it was given is a failure of the program,
+  // whatever every method's equations say about themselves, and exits with code 1.
+  // Every solve can be right and the restoration still worse than its input: a λ
+  // chosen far too small hands back the noise, amplified.
   void report_gain(const std::vector<MethodResult> &results, const lab::Matrix<double> &original,
-                   const lab::Matrix<double> &degraded, double lambda, const std::string &rule);
+                   const lab::Matrix<double> &degraded, double lambda, const std::string &rule,
+                   const std::string &label, lab::Checks &checks);
 
   // @p image as PATH.pgm and, where the build can write PNG, PATH.png.
   void write_image(const std::string &path_without_extension, const lab::Matrix<double> &image);

@@ -12,7 +12,7 @@
 #include "methods/conjugate_gradients.h"
 #include "methods/dense_pipeline.h"
 #include "methods/fft_filter.h"
-#include "methods/field_lambda.h"
+#include "methods/exact_lambda.h"
 #include "methods/method_runs.h"
 #include "methods/piecewise_fft.h"
 #include "methods/sparse_cholesky.h"
@@ -308,7 +308,7 @@ namespace
         const double start = step5::choose_lambda_by_discrepancy(mean, g, sigma, range).lambda;
         step5::DeviceProblem<T> problem(sampled, g);
         const step5::ResidualSearch search =
-          step5::choose_field_lambda_by_discrepancy<T>(problem, g, sigma, range, start);
+          step5::choose_lambda_by_exact_discrepancy<T>(problem, g, sigma, range, start);
         CAPTURE(start, search.lambda, search.evaluations, search.how);
         CHECK(!contains(search.how, "not met"));
         CHECK(!contains(search.how, "end of the range"));

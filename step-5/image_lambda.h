@@ -1,0 +1,45 @@
+#pragma once
+// @sect3{λ for one image, as the program chooses it}
+//
+// The pieces are in model/ and methods/: the rules on the periodic model
+// (lambda_choice.h), the noise's level estimated where nobody gave it
+// (noise_estimate.h), --lambda's meaning (lambda_option.h), and the discrepancy
+// principle on the exact equations (exact_lambda.h). Every image of the program,
+// whether its blur is one PSF or a field, has its λ chosen the same way:
+//  1. by the rule --lambda names on the periodic model, σ estimated first where the
+//     discrepancy principle needs it and nobody knows it;
+//  2. the discrepancy principle's choice is the start of the search on the exact
+//     equations, which then decides: by CG with a GPU, by CHOLMOD without one (up to
+//     cpu_exact_lambda_limit², in a build that has it); else the periodic choice
+//     stands, and the output says why;
+//  3. the output says each step in a line: the noise's level where it was estimated,
+//     the periodic choice, the exact one, and a λ that ended at an end of the range
+//     searched (a rule that found no answer inside it).
+
+#include "methods/method_runs.h"
+#include "model/lambda_option.h"
+#include "model/psf.h"
+#include "model/psf_field.h"
+
+#include <lab/matrix.h>
+
+#include <optional>
+#include <string>
+
+namespace step5
+{
+  // The largest side at which the CPU searches λ on the exact equations: CHOLMOD
+  // factorises a 256² image in about a second, and the search takes four to six.
+  constexpr int cpu_exact_lambda_limit = 256;
+
+  // λ for @p degraded as --lambda (@p lambda) asks, in precision T. @p field is the
+  // blur (one PSF as constant_field's, sampled for the image), @p periodic_psf the one
+  // PSF the periodic rules use (a field's mean, named by @p periodic_note, e.g. " (the
+  // field's mean PSF)"); @p sigma the noise's level, none where it is not known;
+  // @p problem the image's problem on the device (one PSF or the field), null without
+  // a GPU. Prints the lines above.
+  template <typename T>
+  ImageLambda choose_image_lambda(const std::string &lambda, const SampledField &field, const Psf &periodic_psf,
+                                  const lab::Matrix<double> &degraded, std::optional<double> sigma,
+                                  DeviceProblem<T> *problem, const std::string &periodic_note = "");
+} // namespace step5

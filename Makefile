@@ -40,10 +40,13 @@ all: build
 deps:
 	@tools/install-deps
 
-# Configure once; CMake reconfigures itself when a CMakeLists changes. An explicit
-# CUDA_ARCH is passed every time, so that `make CUDA_ARCH=80` takes effect.
+# Configure once; CMake reconfigures itself when a CMakeLists changes. The test is for
+# the build file, not the cache: a configure that failed half-way (a package not yet
+# installed) leaves CMakeCache.txt without build.ninja, and `cmake --build` would then
+# stop at "loading 'build.ninja'" instead of configuring again. An explicit CUDA_ARCH
+# is passed every time, so that `make CUDA_ARCH=80` takes effect.
 configure:
-	@if [ ! -f $(BUILD)/CMakeCache.txt ] || [ -n "$(CUDA_ARCH)" ]; then \
+	@if [ ! -f $(BUILD)/build.ninja ] || [ -n "$(CUDA_ARCH)" ]; then \
 	  cmake -S . -B $(BUILD) $(CMAKE_ARGS); fi
 
 build: configure

@@ -78,14 +78,12 @@ function(lab_add_step name)
   # Impossible work is refused before it starts: a size no machine has memory for (a
   # million squared is 4 TB of floats) and an output folder that cannot be created.
   # Each must end at once, not after the sweep: a refusal whose output holds a line of
-  # work fails (cmake/ExpectExit.cmake), and the timeout catches a program that starts
-  # working and prints nothing.
+  # work fails (cmake/ExpectExit.cmake), and the timeout of every refusal test
+  # (lab_expect_exit) catches a program that starts working and prints nothing.
   lab_expect_exit(${name}/refuses/size-too-large 2 "n = 1000000 \\(.*\\) needs .* of host memory"
     ${name} --sizes 1000000)
   lab_expect_exit(${name}/refuses/unwritable-out 2 "cannot write to the output folder '/proc/nope"
     ${name} --out /proc/nope)
-  set_tests_properties(${name}/refuses/size-too-large ${name}/refuses/unwritable-out
-    PROPERTIES TIMEOUT 30)
 
   set_property(GLOBAL APPEND PROPERTY LAB_STEPS ${name})
   set(literate)
@@ -106,6 +104,13 @@ endfunction()
 # lab_expect_exit(test-name exit-code regex target [args...]): a CTest case that runs the
 # target with the arguments and passes when the exit code is the expected one and the
 # output matches the regular expression (cmake/ExpectExit.cmake does the checking).
+#
+# A refusal (exit code 2) comes before any work, in a fraction of a second, so its test
+# gets a timeout of 30 s. Without one it would get CTest's default, 1500 s: when the
+# refusal goes missing, the program starts the work it should have refused (step-3
+# with --reps 0 ran its whole default sweep), and the test would run for 25 minutes
+# before it failed. cmake/CheckTimeouts.cmake (the test course/refusal-timeouts) holds
+# every refusal test of the course to it.
 function(lab_expect_exit test code regex target)
   # CMake lists are ';'-separated, and a ';' does not survive the trip through
   # add_test intact: the arguments travel joined by '|' instead.
@@ -114,6 +119,9 @@ function(lab_expect_exit test code regex target)
     COMMAND ${CMAKE_COMMAND}
       "-DPROGRAM=$<TARGET_FILE:${target}>" "-DARGUMENTS=${arguments}" -DEXPECTED_EXIT=${code} "-DEXPECTED_OUTPUT=${regex}"
       -P ${PROJECT_SOURCE_DIR}/cmake/ExpectExit.cmake)
+  if(code EQUAL 2)
+    set_tests_properties(${test} PROPERTIES TIMEOUT 30)
+  endif()
 endfunction()
 
 # lab_expect_required(test skipped-regex failed-regex target [args...]): a CTest case

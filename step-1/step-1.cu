@@ -21,6 +21,8 @@
 // buffers, checked CUDA calls, timers, tables, the command line); the step's own
 // headers provide the CPU reference and the GPU version.
 #include "cholesky_cpu.h"
+#include "cholesky_table.h"
+#include "factor_check.h"
 #include "single_thread_cholesky.cuh"
 
 #include <lab/checks.h>
@@ -67,11 +69,6 @@ namespace step1
   // n = 1024. `--quick` stops at 256 and takes seconds; that is what `make run` uses.
   const std::vector<int> full_sweep = {16, 32, 64, 128, 256, 512, 1024};
   const std::vector<int> quick_sweep = {16, 32, 64, 128, 256};
-
-  // The tolerance of the residual check, in units of @f$n\varepsilon@f$. The classical
-  // backward error bound of the Cholesky factorisation is a small multiple of
-  // @f$n\varepsilon\|A\|@f$; in practice the residual stays far below it.
-  constexpr double residual_constant = 4;
 
   // The condition number of the test matrices: large enough that rounding matters,
   // small enough that float still gives several correct digits.
@@ -181,32 +178,36 @@ namespace step1
   // @sect3{One size: factorise, check, report}
   //
   // The console line and the table row of one size. Every factor is checked against
-  // the original matrix with the residual computed in double (lab::cholesky_residual).
-  // A failed check prints FAIL on the line and is listed again in the summary.
+  // the original matrix (factor_check.h). A failed check prints FAIL on the line and is
+  // listed again in the summary.
   template <typename T>
-  std::vector<double> run_size(const Settings &settings, int n, lab::Checks &checks)
+  SizeResult run_size(const Settings &settings, int n, lab::Checks &checks)
   {
     const int reps = settings.options.reps;
     const lab::Matrix<T> a = lab::random_spd<T>(n, condition_number, 1000 + n);
-    const double tolerance = lab::tolerance<T>(residual_constant, n);
     const std::string name = std::string(lab::precision_name<T>()) +
                              " n=" + std::to_string(n);
+    SizeResult r;
+    r.n = n;
+    r.tolerance = residual_tolerance<T>(n);
 
     lab::Matrix<T> factor;
     int info_cpu = 0;
-    const double cpu_ms = time_cpu(a, factor, reps, info_cpu);
-    const double residual_cpu = lab::cholesky_residual(a, factor);
-    bool ok = checks.at_most(name + " CPU residual", residual_cpu, tolerance);
-    const double lapack_ms = time_lapack(a, reps);
+    r.cpu_ms = time_cpu(a, factor, reps, info_cpu);
+    const FactorCheck cpu = check_factor(checks, name + " CPU residual", a, factor);
+    r.residual_cpu = cpu.residual;
+    bool ok = cpu.passed;
+    r.lapack_ms = time_lapack(a, reps);
 
-    GpuTimes gpu{std::nan(""), std::nan("")};
-    double residual_gpu = std::nan("");
     if (settings.use_gpu)
       {
         int info_gpu = -1;
-        gpu = time_gpu(a, factor, reps, info_gpu);
-        residual_gpu = lab::cholesky_residual(a, factor);
-        ok = checks.at_most(name + " GPU residual", residual_gpu, tolerance) && ok;
+        const GpuTimes gpu = time_gpu(a, factor, reps, info_gpu);
+        r.gpu_kernel_ms = gpu.kernel_ms;
+        r.gpu_total_ms = gpu.total_ms;
+        const FactorCheck on_gpu = check_factor(checks, name + " GPU residual", a, factor);
+        r.residual_gpu = on_gpu.residual;
+        ok = on_gpu.passed && ok;
         if (info_gpu != info_cpu)
           {
             checks.fail(name + " GPU info", "the GPU reported info " +
@@ -217,16 +218,15 @@ namespace step1
       }
 
     std::printf("%7d %10s %10s %12s %12s %9s %13s %13s   %s\n", n,
-                lab::format_milliseconds(cpu_ms).c_str(),
-                lab::format_milliseconds(lapack_ms).c_str(),
-                lab::format_milliseconds(gpu.kernel_ms).c_str(),
-                lab::format_milliseconds(gpu.total_ms).c_str(),
-                lab::format_or_dash(gpu.kernel_ms / cpu_ms, "%.1f").c_str(),
-                lab::format_or_dash(residual_cpu, "%.2e").c_str(),
-                lab::format_or_dash(residual_gpu, "%.2e").c_str(), lab::verdict(ok));
+                lab::format_milliseconds(r.cpu_ms).c_str(),
+                lab::format_milliseconds(r.lapack_ms).c_str(),
+                lab::format_milliseconds(r.gpu_kernel_ms).c_str(),
+                lab::format_milliseconds(r.gpu_total_ms).c_str(),
+                lab::format_or_dash(r.gpu_kernel_ms / r.cpu_ms, "%.1f").c_str(),
+                lab::format_or_dash(r.residual_cpu, "%.2e").c_str(),
+                lab::format_or_dash(r.residual_gpu, "%.2e").c_str(), lab::verdict(ok));
     std::fflush(stdout);
-    return {double(n), cpu_ms,       lapack_ms,    gpu.kernel_ms,
-            gpu.total_ms, residual_cpu, residual_gpu, tolerance};
+    return r;
   }
 
   // @sect3{The sweep for one precision}
@@ -246,28 +246,16 @@ namespace step1
                 "GPU kernel", "GPU +copies", "GPU/CPU", "residual CPU", "residual GPU",
                 "check");
 
-    lab::Table table({"n", "cpu_ms", "lapack_ms", "gpu_kernel_ms", "gpu_total_ms",
-                      "residual_cpu", "residual_gpu", "tolerance"});
+    CholeskyTable table;
     lab::TimeForecast forecast;
     for (const int n : sizes)
       {
         forecast.announce(n);
         lab::HostTimer timer;
-        table.add_row(run_size<T>(settings, n, checks));
+        table.add(run_size<T>(settings, n, checks));
         forecast.record(n, timer.milliseconds() / 1000);
       }
-
-    lab::TableHeader header;
-    header.program = "step-1 (Cholesky: one CPU core, LAPACK, one GPU thread)";
-    header.gpu = lab::describe_for_table(settings.device);
-    header.precision = precision;
-    header.reps = settings.options.reps;
-    header.notes = {"times in milliseconds; gpu_total_ms includes both copies (pageable "
-                    "host memory); lapack_ms is potrf on all cores (NaN without LAPACK)",
-                    "residual = ||L L^T - A||_F / ||A||_F in double; tolerance = 4 n eps"};
-    const std::string path =
-      settings.options.out + "/step-1/cholesky_" + precision + ".dat";
-    lab::write_table(table, path, header);
+    table.write(settings.options.out + "/step-1", settings.device, settings.options.reps, precision);
   }
 
   // @sect3{Your own matrix}
@@ -295,10 +283,8 @@ namespace step1
           checks.fail(name, "not positive definite (column " + std::to_string(info - 1) + ")");
           return;
         }
-      const double residual = lab::cholesky_residual(a, factor);
-      const bool ok = checks.at_most(name + " residual", residual,
-                                     lab::tolerance<T>(residual_constant, n));
-      std::printf("%s: residual %.2e   %s\n", where, residual, lab::verdict(ok));
+      const FactorCheck check = check_factor(checks, name + " residual", a, factor);
+      std::printf("%s: residual %.2e   %s\n", where, check.residual, lab::verdict(check.passed));
     };
 
     std::printf("\nmatrix %s: %d x %d, %s\n", settings.matrix_file.c_str(), n, n,

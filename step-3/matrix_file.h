@@ -46,7 +46,7 @@ namespace step3
       std::printf("  %-30s singular: no usable pivot in column %d (info = %d)\n", what.c_str(), info - 1, info);
     else
       std::printf("  %-30s residual %.2e\n", what.c_str(), residual);
-    judge_against_cpu(checks, what, expected, info, residual, lab::tolerance<T>(residual_constant, n));
+    judge_against_cpu(checks, what, expected, info, residual, file_tolerance<T>(n));
   }
 
   // The CPU's inverse of A, by @p invert (which returns its info), reported; returns

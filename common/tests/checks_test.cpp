@@ -81,3 +81,14 @@ TEST_CASE("planted: an infinite error does not pass as the bad result at_least e
   CHECK_FALSE(checks.at_least("overflow", -std::numeric_limits<double>::infinity(), -1));
   CHECK(checks.failed() == 2);
 }
+
+TEST_CASE("planted: a run that made no check FAILs and says so, instead of \"all 0 checks passed\"")
+{
+  // step-3 --cpu-only --table gauss-jordan: the only table asked for runs on the GPU,
+  // and the run printed "all 0 checks passed" with exit code 0.
+  const lab::Checks checks;
+  CHECK(checks.exit_code() == 1);
+  std::ostringstream out;
+  checks.print_summary(out);
+  CHECK(out.str() == "verification: FAIL: no check was made, so nothing was verified\n");
+}

@@ -1,12 +1,14 @@
 #pragma once
 // Small helpers shared by the tests of lab_common: substring checks that read the same
 // with Catch2 2 and 3, capturing an exception's message, temporary folders that clean
-// up after themselves, a relative comparison of doubles, and the host reference of a
-// product's error.
+// up after themselves (testing/temp_dir.h, which the steps' tests share), a relative
+// comparison of doubles, and the host reference of a product's error.
 
 #include <lab/compare.h>
 #include <lab/gemm.h>
 #include <lab/matrix.h>
+
+#include <temp_dir.h>
 
 #include <cmath>
 #include <cstdio>
@@ -115,35 +117,6 @@ namespace lab_test
     std::ofstream out(path);
     out << text;
   }
-
-  /// A fresh folder under the system's temporary folder, removed with everything in
-  /// it when the object goes out of scope.
-  class TempDir
-  {
-  public:
-    TempDir()
-    {
-      static int counter = 0;
-      path_ = std::filesystem::temp_directory_path() /
-              ("lab-common-tests-" + std::to_string(::getpid()) + "-" +
-               std::to_string(counter++));
-      std::filesystem::remove_all(path_);
-      std::filesystem::create_directories(path_);
-    }
-    ~TempDir()
-    {
-      std::error_code ignored;
-      std::filesystem::remove_all(path_, ignored);
-    }
-    TempDir(const TempDir &) = delete;
-    TempDir &operator=(const TempDir &) = delete;
-
-    const std::filesystem::path &path() const { return path_; }
-    std::filesystem::path operator/(const std::string &name) const { return path_ / name; }
-
-  private:
-    std::filesystem::path path_;
-  };
 
   /// Sends what is written to @p stream into a string while the object lives.
   class CaptureStream

@@ -1,11 +1,14 @@
 // Planted faults for step-2's checks, on the CPU: the tolerances must fail the wrong
 // answers they exist to catch, at every size the GPU tests use.
 #include "cholesky_blocked_cpu.h"
+#include "factor_residual.h"
 #include "variants/6_mixed_precision_solve.cuh"
 
+#include <lab/checks.h>
 #include <lab/residuals.h>
 #include <lab/test_matrices.h>
 #include <lab_catch.h>
+#include <planted_factors.h>
 
 #include <cmath>
 
@@ -33,5 +36,29 @@ TEST_CASE("planted: a zero or garbage factor FAILs the TF32 and FP32 factor tole
       CHECK(std::abs(garbage - 3) < 1e-5);
       CHECK(garbage > step2::tf32_factor_tolerance(n, 1e3));
       CHECK(step2::tf32_factor_tolerance(n, 1e3) < 0.13);
+    }
+}
+
+// The check every factor of the program goes through (step-2.cu: the residual of
+// factor_residual.h at most 4 n ε, recorded in lab::Checks), fed the wrong factors of a
+// broken factorisation: one entry never written (NaN), zeros, every entry a little too
+// large. Each must FAIL at two sizes of the quick sweep, also where a check
+// that let NaN through or a tolerance loosened tenfold would pass it.
+TEST_CASE("planted: a factor with a NaN entry, of zeros or ten tolerances off FAILs step-2's check", "[cpu]")
+{
+  for (const int n : {256, 1024})
+    {
+      INFO("n = " << n);
+      const lab::Matrix<float> a = lab::random_spd<float>(n, 1e3, 1000 + n);
+      lab::Matrix<float> right = a;
+      REQUIRE(step2::cholesky_blocked_cpu(right) == 0);
+      const double tolerance = lab::tolerance<float>(step2::residual_constant, n);
+      lab::Checks checks;
+      CHECK(checks.at_most("right", step2::factor_residual(a, right, false), tolerance));
+      for (const auto &[fault, factor] : lab_test::planted_factors(right, lab::tolerance<float>(4, n)))
+        {
+          CAPTURE(fault);
+          CHECK_FALSE(checks.at_most(fault, step2::factor_residual(a, factor, false), tolerance));
+        }
     }
 }

@@ -43,7 +43,7 @@ namespace step3
   GaussJordanResults run_gauss_jordan(const Settings &settings, int n, lab::Cublas &cublas, lab::Checks &checks,
                                       const std::string &context)
   {
-    const double flops = 2.0 * n * n * n, tolerance = lab::tolerance<T>(residual_constant, n);
+    const double flops = 2.0 * n * n * n, tolerance = sweep_tolerance<T>();
     std::printf(" Gauss-Jordan inverse of a general matrix (%.1f GFLOP)\n", flops / 1e9);
     print_heading("general inverse", "getrf+s", "");
     const lab::Matrix<T> a = lab::random_diagonally_dominant<T>(n, 4000 + n);

@@ -46,7 +46,7 @@ namespace step3
         const double r = lab::inverse_residual(a, inverse, n);
         std::printf("  %-30s residual %.2e (info %d)\n", variant.name.c_str(), r, status);
         const std::string what = std::string("unstable example ") + lab::precision_name<T>() + " " + variant.name;
-        const double tolerance = lab::tolerance<T>(residual_constant, n);
+        const double tolerance = sweep_tolerance<T>();
         if (variant.pivoting == Pivoting::partial)
           judge(checks, what, status, r, tolerance);
         else

@@ -66,7 +66,7 @@ namespace step3
                          const std::string &context)
   {
     const int n = p.n;
-    const double tolerance = lab::tolerance<T>(residual_constant, n);
+    const double tolerance = sweep_tolerance<T>();
     const InverseVariant<T> &recursive = inverse_variants<T>().back();
     lab::DeviceBuffer<T> inverse_workspace(recursive.workspace_elements(n));
     std::printf(" solve A x = b, %d right-hand side%s (%.2f GFLOP by substitution)\n", nrhs, nrhs == 1 ? "" : "s",

@@ -37,7 +37,7 @@ namespace step3
   SpdInverseResults run_spd_inverse(Problem<T> &p, lab::Checks &checks, const std::string &context)
   {
     const int n = p.n;
-    const double tolerance = lab::tolerance<T>(residual_constant, n);
+    const double tolerance = sweep_tolerance<T>();
     SpdInverseResults r{n, std::nan(""), {"X^T_X_(variant_4)"}, {"cuSOLVER_potri"}, {"cuSOLVER_potrs(I)"}};
     lab::DeviceBuffer<T> c(p.a.size()), factor(p.a.size());
     r.potrf_ms = p.time([&] { p.cholesky->factorize(factor.data(), p.info.data()); },

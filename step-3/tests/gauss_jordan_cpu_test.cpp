@@ -6,12 +6,15 @@
 #include "gauss_jordan/gauss_jordan_cpu.h"
 #include "gauss_jordan/unstable_example.h"
 #include "gauss_jordan_matrices.h"
+#include "result_checks.h"
 
+#include <lab/checks.h>
 #include <lab/residuals.h>
 #include <lab/test_matrices.h>
 #include <lab_catch.h>
 
 #include <cmath>
+#include <limits>
 
 using namespace gauss_jordan_test;
 
@@ -116,6 +119,72 @@ TEST_CASE("step-3 CPU: Gauss-Jordan with partial pivoting inverts the matrix the
   lab::Matrix<double> xd;
   REQUIRE(step3::gauss_jordan_cpu(ad, xd) == 0);
   CHECK(lab::inverse_residual(ad, xd, 2) <= lab::tolerance<double>(4, 2));
+}
+
+namespace
+{
+  // A = [[δ, 1], [1, 1]] in double with δ = 1e-8: an easy matrix (condition about 2.6)
+  // whose first pivot, without pivoting, is δ. Unlike the unstable example's 1e-20, δ
+  // is far above the singularity test's n ε max|A| = 4.4e-16, so an elimination
+  // without pivoting does not stop at it: it divides by it and goes on. Dividing by δ
+  // makes the multiplier 10⁸, which costs eight of double's sixteen digits.
+  //
+  // The CPU reference computes in double whatever its input, and a float input's
+  // pivots must be above n ε of float (2.4e-7 here): 10⁸ times that ε is still far
+  // below double's, so on a float matrix the CPU without pivoting loses nothing a
+  // float can show. That is how the unstable example in float, and a float test, let
+  // the pivoting go missing from the CPU unseen: only a double matrix tells.
+  constexpr double usable_small_pivot = 1e-8;
+
+  lab::Matrix<double> small_usable_pivot(bool rows_swapped)
+  {
+    lab::Matrix<double> a(2, 2);
+    a(0, 0) = rows_swapped ? 1 : usable_small_pivot;
+    a(1, 0) = rows_swapped ? usable_small_pivot : 1;
+    a(0, 1) = a(1, 1) = 1;
+    return a;
+  }
+} // namespace
+
+// Partial pivoting makes the order of the rows irrelevant: on A and on A with its rows
+// swapped it chooses the same pivot rows and does the same operations, so the two
+// inverses are the same numbers, X's columns swapped, bit for bit. Without pivoting
+// the first loses half its digits and the second does not.
+TEST_CASE("step-3 CPU: Gauss-Jordan pivots by magnitude also where the small pivot is usable")
+{
+  const lab::Matrix<double> a = small_usable_pivot(false), swapped = small_usable_pivot(true);
+  lab::Matrix<double> x, x_swapped;
+  REQUIRE(step3::gauss_jordan_cpu(a, x) == 0);
+  REQUIRE(step3::gauss_jordan_cpu(swapped, x_swapped) == 0);
+  CHECK(lab::inverse_residual(a, x, 2) <= step3::sweep_tolerance<double>());
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j)
+      {
+        INFO("entry (" << i << ", " << j << ")");
+        CHECK(x(i, j) == x_swapped(i, 1 - j));
+      }
+}
+
+// The wrong answer the test above exists for: Gauss-Jordan on A without pivoting, its
+// four row operations written out, in double. X(0, 0) comes out as -1 where
+// -1/(1 - δ) is meant, and the residual is about 7·10⁶ ε.
+TEST_CASE("planted: Gauss-Jordan without pivoting on a usable pivot of 1e-8 FAILs the check")
+{
+  const double d = usable_small_pivot;
+  // [A | I] = [[d, 1 | 1, 0], [1, 1 | 0, 1]]. Row 0 divided by d, subtracted from row 1.
+  double a01 = 1 / d, x00 = 1 / d, x01 = 0;
+  double a11 = 1 - a01, x10 = -x00, x11 = 1;
+  // Row 1 divided by its pivot, a01 times it subtracted from row 0.
+  x10 /= a11;
+  x11 /= a11;
+  x00 -= a01 * x10;
+  x01 -= a01 * x11;
+  lab::Matrix<double> wrong(2, 2);
+  wrong(0, 0) = x00, wrong(0, 1) = x01, wrong(1, 0) = x10, wrong(1, 1) = x11;
+  const double residual = lab::inverse_residual(small_usable_pivot(false), wrong, 2);
+  CHECK(residual > 1e6 * std::numeric_limits<double>::epsilon());
+  lab::Checks checks;
+  CHECK_FALSE(step3::judge(checks, "without pivoting", 0, residual, step3::sweep_tolerance<double>()));
 }
 
 TEST_CASE("step-3 CPU: Gauss-Jordan variants are found by number or by name")

@@ -201,7 +201,7 @@ namespace
             CHECK(lab::inverse_residual(a, x, 2) > 0.1);
             lab::Checks checks;
             CHECK(step3::judge_unstable(checks, variant.name, info, lab::inverse_residual(a, x, 2),
-                                        1e3 * lab::tolerance<T>(step3::residual_constant, 2)));
+                                        1e3 * step3::sweep_tolerance<T>()));
           }
       }
     INFO("cuSOLVER, " << precision(T()));

@@ -76,7 +76,7 @@ namespace step3
   InverseResults run_inverses(Problem<T> &p, lab::Checks &checks, const std::string &context)
   {
     const int n = p.n;
-    const double flops = triangular_inverse_flops(n), tolerance = lab::tolerance<T>(residual_constant, n);
+    const double flops = triangular_inverse_flops(n), tolerance = sweep_tolerance<T>();
     std::printf(" triangular inverse X = L^-1 (%.1f GFLOP; tolerance %.1e)\n", flops / 1e9, tolerance);
     print_heading("inverse", "trtri", "trsm");
 

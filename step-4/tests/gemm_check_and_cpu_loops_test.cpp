@@ -3,7 +3,9 @@
 #include "gemm_check.h"
 #include "gemm_cpu_loops.h"
 #include "kernels/11_autotuned.cuh"
+#include "sweep/measurement.h"
 
+#include <lab/checks.h>
 #include <lab/compare.h>
 #include <lab/lapack.h>
 #include <lab/matrix.h>
@@ -255,6 +257,32 @@ TEST_CASE("planted: one wrong entry anywhere in a 700 x 600 product FAILs the ch
       CHECK(step4::gemm_error(p, c) > step4::gemm_tolerance<float>(50));
       c(i, j) = right;
     }
+}
+
+// The verdict every product of the program gets (sweep/measurement.h's ConsoleLines:
+// gemm_error at most the tolerance, recorded in lab::Checks), fed a product with one
+// entry never written (NaN, as the program poisons C) and one with an entry ten
+// tolerances off. Both must FAIL: also where lab::Checks would let NaN through, or the
+// tolerance were loosened tenfold. The wrong entry is ten times the tolerance
+// gemm_check.h states, (k + 2) ε, spelled out here: made from the program's
+// gemm_tolerance, it would move with a loosened one.
+TEST_CASE("planted: a product with an entry never written (NaN) or ten tolerances off FAILs its line's check", "[cpu]")
+{
+  const GemmProblem<float> p = product_problem(70, 60, 50, 2);
+  lab::Checks checks;
+  const step4::ConsoleLines lines{checks, "float 70 x 60 x 50", p.shape, step4::gemm_tolerance<float>(50)};
+  lab::Matrix<float> c = rounded_reference(p);
+  lines.print("right", {1, step4::gemm_error(p, c)});
+  // Entry (3, 4) off by ten tolerances of its bracket Σ_p |A_3p| |B_p4| (α = 1, β = 0).
+  double bracket = 0;
+  for (int q = 0; q < 50; ++q)
+    bracket += std::abs(double(p.a(3, q)) * p.b(q, 4));
+  c(3, 4) += float(10 * (50 + 2) * std::numeric_limits<float>::epsilon() * bracket);
+  lines.print("ten tolerances off", {1, step4::gemm_error(p, c)});
+  c(3, 4) = nan_float;
+  lines.print("never written", {1, step4::gemm_error(p, c)});
+  CHECK(checks.passed() == 1);
+  CHECK(checks.failed() == 2);
 }
 
 // The fault: at 1000 × 999 the old sample of 48 rows and columns missed one in five

@@ -4,7 +4,9 @@
 ///
 /// A program that checks itself must make a failure impossible to miss: the line of
 /// the failing size says FAIL, the summary at the end repeats the figure and the
-/// tolerance, and the exit code is 1, so that CTest and scripts see it too.
+/// tolerance, and the exit code is 1, so that CTest and scripts see it too. A run that
+/// checked nothing (a table asked for that runs only on a GPU, on a machine without
+/// one) has verified nothing either: its summary says so, and it is no success.
 
 #include <iosfwd>
 #include <string>
@@ -37,11 +39,12 @@ namespace lab
     int failed() const { return static_cast<int>(failures_.size()); }
 
     /// "verification: all 10 checks passed", or the count and one FAIL line per
-    /// failure with its figure and tolerance.
+    /// failure with its figure and tolerance, or, when no check was made at all,
+    /// "verification: FAIL: no check was made, so nothing was verified".
     void print_summary(std::ostream &out) const;
 
-    /// 0 when every check passed, 1 otherwise.
-    int exit_code() const { return failures_.empty() ? 0 : 1; }
+    /// 0 when at least one check was made and every check passed, 1 otherwise.
+    int exit_code() const { return failures_.empty() && passed_ > 0 ? 0 : 1; }
 
   private:
     int passed_ = 0;

@@ -1,6 +1,7 @@
 #pragma once
 /// @file
-/// @brief Grayscale images in the PGM format (netpbm): what step-5 deblurs.
+/// @brief Grayscale images in the PGM format and colour pictures in its sister PPM
+/// (netpbm): what step-5 deblurs.
 ///
 /// PGM is the simplest image format there is, which is why the course uses it: a short
 /// text header, then the pixels. The header is the magic number (`P5`: the pixels in
@@ -14,12 +15,19 @@
 /// In memory an image is a lab::Matrix<double> with one row per image row (row 0 at
 /// the top) and values in [0, 1] (pixel / maxval): 0 is black, 1 white, whatever the
 /// file's maxval was.
+///
+/// PPM is the same format in colour: magic number `P6` (binary) or `P3` (plain), the
+/// same header, then three samples per pixel, red, green and blue. A colour picture in
+/// memory is a lab::Picture (lab/picture.h) of three such matrices.
 /// @code
 ///   lab::Matrix<double> image = lab::read_pgm("photo.pgm");   // height × width
 ///   lab::write_pgm("out.pgm", image);                          // 16-bit P5
+///   lab::Picture photo = lab::read_netpbm("photo.ppm");       // PGM or PPM
+///   lab::write_netpbm("out.ppm", photo);                       // 16-bit P6
 /// @endcode
 
 #include <lab/matrix.h>
+#include <lab/picture.h>
 
 #include <string>
 
@@ -38,4 +46,15 @@ namespace lab
   /// to the nearest level. Throws lab::bad_input when the file cannot be written, and
   /// std::invalid_argument for an empty image, a NaN pixel or another number of bits.
   void write_pgm(const std::string &path, const Matrix<double> &image, int bits = 16);
+
+  /// Reads the PGM (P2, P5: one channel) or PPM (P3, P6: three channels) in @p path, and
+  /// what it was (lab::PictureFile). Refuses what read_pgm refuses, with the same
+  /// lines, and a magic number other than P2, P3, P5 or P6.
+  Picture read_netpbm(const std::string &path);
+
+  /// Writes @p picture as a binary PGM (P5, one channel) or PPM (P6, three channels)
+  /// with @p bits = 16 or 8 bits per sample, rounded as lab::file_samples says. Throws
+  /// lab::bad_input when the file cannot be written, and std::invalid_argument for
+  /// what lab::file_samples refuses.
+  void write_netpbm(const std::string &path, const Picture &picture, int bits = 16);
 } // namespace lab

@@ -153,6 +153,44 @@ do for [kind in "lens rotation"] {
   }
 }
 
+# ---------------------------------------------------------------- 0c: the restore benchmark
+# tools/restore-benchmark writes restore_benchmark.dat (one row per case: a picture, a
+# blur, a noise level and a file depth; the pictures and blurs numbered in its header).
+# Two panels against the case, grouped by picture and blur: the PSNR gained over the
+# degraded picture by the default lambda and by the best lambda in hindsight (a gain
+# below 0 is a restoration worse than its input), and how far the default falls short
+# of the best, with the goal of 1 dB. Drawn before the sweep's plots: a folder may hold
+# only this table.
+bench = dir . "/restore_benchmark.dat"
+if (has(bench)) {
+  bench_cols = system(sprintf("sed -n 's/^# \\(case .*\\)/\\1/p' '%s' | tail -n 1", bench))
+  bc(name) = index_of(bench_cols, name)
+  bench_gpu = gpu_of(bench)
+  do for [terminal in "png svg"] {
+    panels = 2
+    eval (terminal eq "png" ? do_png : do_svg)
+    set output out . "/step-5_restore_benchmark." . terminal
+    set multiplot layout 1,2 title "step-5: the default lambda on pictures degraded and stored as files (GPU: " . bench_gpu . ")"
+    set grid
+    set offsets 0.5, 0.5, 0, 0
+    set xlabel "case (picture, blur, noise 0.001/0.01/0.03, 8/16 bits)"
+    set key top left noenhanced font ",9"
+    set title "PSNR gained over the degraded picture"
+    set ylabel "gain (dB)"
+    plot bench using (column(bc("case"))):(column(bc("gain_db")) + column(bc("below_best_db"))) \
+           title "best lambda in hindsight" with points pt 6 ps 0.8 lc rgb colour(4), \
+         bench using (column(bc("case"))):(column(bc("gain_db"))) title "default lambda" with points pt 7 ps 0.6 lc rgb colour(1), \
+         0 title "the degraded picture" with lines lc rgb "gray" lw 2 dt 2
+    set title "the default lambda's shortfall from the best"
+    set ylabel "best - default (dB)"
+    set yrange [0:*]
+    plot bench using (column(bc("case"))):(column(bc("below_best_db"))) title "shortfall" with impulses lw 2 lc rgb colour(1), \
+         1 title "goal: within 1 dB" with lines lc rgb "gray" lw 2 dt 2
+    unset multiplot
+    unset grid; set offsets 0, 0, 0, 0; set yrange [*:*]
+  }
+}
+
 tables = has(file_of("times", 1)) + has(file_of("times", 2))
 if (tables == 0) { print "step-5/plot.gp: no tables in " . dir; exit }
 gpu = gpu_of(file_of("times", has(file_of("times", 1)) ? 1 : 2))

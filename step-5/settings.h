@@ -43,6 +43,7 @@ namespace step5
     std::string degraded_file;           // --degraded: restore only
     std::string reference_file;          // --reference: the original of --degraded
     std::vector<std::string> methods = method_families; // --method: which ones run
+    bool methods_given = false;                         // whether --method was on the command line
     lab::DeviceInfo device;
     bool use_gpu = false;
 

@@ -39,6 +39,7 @@
 #include "model/noise.h"
 #include "model/psf.h"
 #include "model/psf_field.h"
+#include "model/varying_blur.h"
 #include "report/checks.h"
 #include "report/report.h"
 #include "report/tables.h"
@@ -54,6 +55,7 @@
 #include <lab/format.h>
 #include <lab/memory.h>
 #include <lab/pgm.h>
+#include <lab/picture.h>
 #include <lab/png.h>
 #include <lab/precision.h>
 #include <lab/program.h>
@@ -82,15 +84,6 @@ namespace step5
   // (4096², seconds).
   const std::vector<int> full_sweep = {32, 64, 128, 256, 512, 1024};
   const std::vector<int> quick_sweep = {32, 64};
-  // The PSF a --psf argument names: an existing file is read, anything else is a
-  // description (psf.h), a field's among them (psf_field.h); one PSF is the field that
-  // is the same everywhere.
-  PsfField field_from_argument(const std::string &argument)
-  {
-    return std::filesystem::is_regular_file(argument) ? constant_field(read_psf(argument))
-                                                      : parse_psf_field(argument);
-  }
-
   // @sect3{What the program refuses}
   //
   // Before the device is looked for (exit code 2, one line): a PSF or noise that does
@@ -287,18 +280,22 @@ namespace step5
 
   // @sect3{Restoring an image of your own}
   //
-  // One image, in float and in double as asked, every method, the images written
-  // under @p prefix; the PSNR against @p original when there is one. @p sigma is the
-  // noise's level, for the discrepancy principle; none where it is not known. One λ
-  // for both precisions, chosen in the first (float's range, if float runs, is the
-  // narrower).
-  void restore_in_each_precision(const Settings &settings, const Psf &psf, const lab::Matrix<double> &original,
-                                 const lab::Matrix<double> &degraded, std::optional<double> sigma,
-                                 const std::string &prefix, lab::Checks &checks, lab::Cublas *cublas)
+  // One grey image, in float and in double as asked, every method, the images
+  // written under @p prefix; the PSNR against @p original when there is one. @p sigma
+  // is the noise's level, for the discrepancy principle; none where it is not known.
+  // One λ for both precisions, chosen in the first (float's range, if float runs, is
+  // the narrower). Returns each precision's results, in the order they ran.
+  using EachPrecision = std::vector<std::vector<MethodResult>>;
+
+  EachPrecision restore_in_each_precision(const Settings &settings, const Psf &psf,
+                                          const lab::Matrix<double> &original, const lab::Matrix<double> &degraded,
+                                          std::optional<double> sigma, const std::string &prefix, lab::Checks &checks,
+                                          lab::Cublas *cublas)
   {
     const std::string folder = settings.options.out + "/step-5";
     lab::prepare_output_folder(folder + "/images");
     std::optional<ImageLambda> chosen;
+    EachPrecision each_precision;
     lab::for_each_precision(settings.options, [&](auto zero) {
       using T = decltype(zero);
       if (!chosen)
@@ -306,63 +303,208 @@ namespace step5
       const ImageLambda &lambda = *chosen;
       const std::string precision = lab::precision_name<T>();
       const std::vector<MethodResult> results =
-        restore_image<T>(settings, psf, original, degraded, lambda, precision, checks, cublas);
+        restore_image<T>(settings, psf, original, degraded, lambda, precision + " " + prefix, checks, cublas);
       write_images(folder + "/images", prefix + "_" + precision, original, degraded, results);
       Tables tables;
       tables.add(lambda.lambda, original, degraded, results);
       tables.write(folder + "/" + prefix + "_", precision, settings.device, settings.options.reps,
                    table_notes(settings, psf));
+      each_precision.push_back(results);
     });
+    return each_precision;
   }
 
-  // --image FILE: degraded here, by the PSF and the noise asked for; through a PSF
-  // field by varying_comparison.h.
+  // One grey image through one PSF or a field (varying_comparison.h).
+  EachPrecision restore_channel(const Settings &settings, const PsfField &field, const lab::Matrix<double> &original,
+                                const lab::Matrix<double> &degraded, std::optional<double> sigma,
+                                const std::string &prefix, lab::Checks &checks, lab::Cublas *cublas)
+  {
+    if (!field.varies())
+      return restore_in_each_precision(settings, field.psf, original, degraded, sigma, prefix, checks, cublas);
+    return restore_through_field_in_each_precision(settings, field,
+                                                   sample_field(field, degraded.rows(), degraded.cols()), original,
+                                                   degraded, sigma, prefix, checks, cublas);
+  }
+
+  // @sect3{A picture in grey or in colour}
+  //
+  // A grey picture is one channel; a colour one three, restored one after the other,
+  // each with every method and its own λ (report.h's report_colour says why), their
+  // images and tables under PREFIX_red, PREFIX_green and PREFIX_blue, then put back
+  // together and judged over all three. @p original has no channels where it is not
+  // known; @p sigmas holds each channel's noise level (none: not known).
+  void restore_picture(const Settings &settings, const PsfField &field, const lab::Picture &original,
+                       const lab::Picture &degraded, const std::vector<std::optional<double>> &sigmas,
+                       const std::string &prefix, lab::Checks &checks, lab::Cublas *cublas)
+  {
+    const std::vector<std::string> colours = {"red", "green", "blue"};
+    const bool known = !original.channels.empty();
+    std::vector<EachPrecision> channels;
+    for (std::size_t c = 0; c < degraded.channels.size(); ++c)
+      {
+        const std::string name = degraded.is_colour() ? prefix + "_" + colours[c] : prefix;
+        if (degraded.is_colour())
+          std::printf("\n  the %s channel\n", colours[c].c_str());
+        channels.push_back(restore_channel(settings, field, known ? original.channels[c] : lab::Matrix<double>(),
+                                           degraded.channels[c], sigmas[c], name, checks, cublas));
+      }
+    if (!degraded.is_colour())
+      return;
+    // The precisions ran in the same order for every channel.
+    const std::vector<std::string> precisions =
+      settings.options.wants_float() && settings.options.wants_double()
+        ? std::vector<std::string>{"float", "double"}
+        : std::vector<std::string>{settings.options.wants_float() ? "float" : "double"};
+    for (std::size_t p = 0; p < precisions.size(); ++p)
+      {
+        std::vector<std::vector<MethodResult>> by_channel;
+        for (const EachPrecision &channel : channels)
+          by_channel.push_back(channel[p]);
+        std::printf("\n");
+        report_colour(settings.options.out + "/step-5/images", prefix + "_colour_" + precisions[p], original, degraded,
+                      by_channel, precisions[p] + " " + prefix, checks);
+      }
+  }
+
+  // @sect3{What a picture of a camera's size can be restored with}
+  //
+  // A photograph of 4000 × 3000 pixels is n = 1.2·10⁷ unknowns: its dense matrices
+  // would take n² numbers (576 TB in float), its band n times the band's width, and
+  // CHOLMOD's factor more than the host holds. CG and the FFT filters need a few
+  // images of it on the GPU. Before any work, each method asked for that cannot run on
+  // a picture of this size is found: where --method named it, the program refuses, in
+  // one line with the bytes it would need and the methods that fit (exit code 2); where
+  // it runs every method by default, the others run and the output says what was
+  // skipped. A method that needs a GPU where there is none, or a library the build
+  // lacks, is skipped and said so, as everywhere in the course, not refused. A picture
+  // whose images alone do not fit in the host's or the GPU's memory is refused.
+  struct MethodLimit
+  {
+    std::string why;  // empty: the method can run on the picture
+    bool size = true; // whether the picture's size is the reason (else: no GPU, no library)
+  };
+
+  MethodLimit limit_of(const Settings &settings, const PsfField &field, const std::string &family, int rows, int cols)
+  {
+    const auto gpu_bytes = [&](double bytes) {
+      return "needs " + lab::format_bytes(std::size_t(bytes)) + " of GPU memory, " +
+             lab::format_bytes(settings.device.free_memory) + " free";
+    };
+    const bool on_gpu = family == "dense" || family == "band" || family == "cg" || family == "fft";
+    if (on_gpu && !settings.use_gpu)
+      return {"needs a GPU", false};
+    if (family == "dense" && !dense_fits<float>(settings, rows, cols))
+      return {gpu_bytes(dense_bytes<float>(rows, cols))};
+    if (family == "band" && !settings.fits_on_gpu(BandPipeline<float>::device_bytes(field, rows, cols)))
+      return {gpu_bytes(BandPipeline<float>::device_bytes(field, rows, cols))};
+    if (family == "cholmod" && !have_cholmod())
+      return {"is not in this build (no SuiteSparse)", false};
+    if (family == "cholmod" && double(rows) * cols > double(sparse_cholesky_limit) * sparse_cholesky_limit)
+      return {"runs up to " + std::to_string(sparse_cholesky_limit) + " x " + std::to_string(sparse_cholesky_limit) +
+              " pixels (its factor grows faster than the picture)"};
+    if (family == "gauss-seidel" && std::max(rows, cols) > gauss_seidel_limit)
+      return {"runs up to " + std::to_string(gauss_seidel_limit) + " x " + std::to_string(gauss_seidel_limit) +
+              " pixels (its sweeps grow with the picture)"};
+    return {"", false};
+  }
+
+  void refuse_what_cannot_restore(const Settings &settings, const PsfField &field, int rows, int cols, int channels)
+  {
+    const double pixels = double(rows) * cols;
+    const std::string size = std::to_string(cols) + " x " + std::to_string(rows) + " picture";
+    lab::for_each_precision(settings.options, [&](auto zero) {
+      using T = decltype(zero);
+      const lab::Memory need{channels * pixels * 64 * sizeof(double), settings.use_gpu ? pixels * 16 * sizeof(T) : 0};
+      lab::require_fits(std::string(lab::precision_name<T>()) + ": a " + size, need,
+                        lab::available_memory(settings.use_gpu));
+      std::printf("%s: a %s, %d channel%s: at most %s of host memory and %s of GPU memory for the images (the "
+                  "matrix-free methods)\n",
+                  lab::precision_name<T>(), size.c_str(), channels, channels > 1 ? "s" : "",
+                  lab::format_bytes(std::size_t(need.host_bytes)).c_str(),
+                  lab::format_bytes(std::size_t(need.device_bytes)).c_str());
+    });
+    std::string fit;
+    for (const std::string &family : settings.methods)
+      if (limit_of(settings, field, family, rows, cols).why.empty())
+        fit += (fit.empty() ? "" : ", ") + family;
+    for (const std::string &family : settings.methods)
+      {
+        const MethodLimit limit = limit_of(settings, field, family, rows, cols);
+        if (limit.why.empty())
+          continue;
+        if (settings.methods_given && limit.size)
+          throw lab::bad_input("--method " + family + ": a " + size + " " + limit.why + "; " +
+                               (fit.empty() ? "no method asked for fits" : fit + " fit"));
+        std::printf("%s: skipped, a %s %s\n", family.c_str(), size.c_str(), limit.why.c_str());
+      }
+  }
+
+  // The picture in @p path (PNG, PGM or PPM, lab::read_picture), and what it is.
+  lab::Picture read_picture_for(const std::string &option, const std::string &path)
+  {
+    lab::Picture picture = lab::read_picture(path);
+    std::printf("%s: %s (%d x %d), %s\n", option.c_str(), path.c_str(), picture.cols(), picture.rows(),
+                picture.file.describe().c_str());
+    return picture;
+  }
+
+  // --image FILE: degraded here, channel by channel, by the PSF or field and the noise
+  // asked for (each channel's noise drawn with its own seed); the noise's level is
+  // then known, the RMS of what was added.
   void restore_image_file(const Settings &settings, const Degradation &degradation, lab::Checks &checks,
                           lab::Cublas *cublas)
   {
-    const Psf &psf = degradation.field.psf;
-    const Noise &noise = degradation.noise;
-    const lab::Matrix<double> original = lab::read_pgm(settings.image_file);
-    check_field(degradation.field, original.rows(), original.cols());
-    std::printf("\n%s (%d x %d)\n", settings.image_file.c_str(), original.cols(), original.rows());
-    if (degradation.field.varies())
+    const PsfField &field = degradation.field;
+    const lab::Picture original = read_picture_for("--image", settings.image_file);
+    check_field(field, original.rows(), original.cols());
+    if (field.varies())
+      refuse_field_sizes_that_do_not_fit(settings, field, {std::max(original.rows(), original.cols())});
+    refuse_what_cannot_restore(settings, field, original.rows(), original.cols(), int(original.channels.size()));
+    const SampledField sampled = sample_field(field, original.rows(), original.cols());
+    lab::Picture degraded;
+    std::vector<std::optional<double>> sigmas;
+    for (std::size_t c = 0; c < original.channels.size(); ++c)
       {
-        refuse_field_sizes_that_do_not_fit(settings, degradation.field, {std::max(original.rows(), original.cols())});
-        return restore_image_through_field(settings, degradation.field, noise, original, checks, cublas);
+        const lab::Matrix<double> blurred = blur(sampled, original.channels[c]);
+        degraded.channels.push_back(add_noise(blurred, degradation.noise, settings.seed + c));
+        sigmas.push_back(noise_level(blurred, degraded.channels.back()));
       }
-    const lab::Matrix<double> degraded = degrade(original, psf, noise, settings.seed);
-    restore_in_each_precision(settings, psf, original, degraded, noise_level(psf, original, degraded), "image", checks,
-                              cublas);
+    restore_picture(settings, field, original, degraded, sigmas, "image", checks, cublas);
   }
 
   // --degraded FILE with --psf: degraded elsewhere, restored here, with the PSNR
-  // against --reference when it is given; --noise gaussian:SIGMA, if given, is the
-  // noise level the discrepancy principle uses (without it, the default λ is GCV's).
+  // against --reference when it is given (the same size, and grey or colour as the
+  // degraded picture is); --noise gaussian:SIGMA, if given, is the noise level the
+  // discrepancy principle uses, else it is estimated from each channel.
   void restore_degraded_file(const Settings &settings, const Degradation &degradation, lab::Checks &checks,
                              lab::Cublas *cublas)
   {
     const PsfField &field = degradation.field;
     const Noise &noise = degradation.noise;
-    const lab::Matrix<double> degraded = lab::read_pgm(settings.degraded_file);
-    lab::Matrix<double> reference;
+    const lab::Picture degraded = read_picture_for("--degraded", settings.degraded_file);
+    lab::Picture reference;
     if (!settings.reference_file.empty())
       {
-        reference = lab::read_pgm(settings.reference_file);
+        reference = read_picture_for("--reference", settings.reference_file);
         if (reference.rows() != degraded.rows() || reference.cols() != degraded.cols())
           throw lab::bad_input("--reference: '" + settings.reference_file + "' is " + std::to_string(reference.cols()) +
                                " x " + std::to_string(reference.rows()) + ", the degraded image " +
                                std::to_string(degraded.cols()) + " x " + std::to_string(degraded.rows()));
+        if (reference.is_colour() != degraded.is_colour())
+          throw lab::bad_input("--reference: '" + settings.reference_file + "' is " +
+                               (reference.is_colour() ? "colour" : "grey") + ", the degraded image " +
+                               (degraded.is_colour() ? "colour" : "grey") + ": they must be alike");
       }
     check_field(field, degraded.rows(), degraded.cols());
+    if (field.varies())
+      refuse_field_sizes_that_do_not_fit(settings, field, {std::max(degraded.rows(), degraded.cols())});
+    refuse_what_cannot_restore(settings, field, degraded.rows(), degraded.cols(), int(degraded.channels.size()));
     std::printf("\nrestoring %s (%d x %d) with psf %s\n", settings.degraded_file.c_str(), degraded.cols(),
                 degraded.rows(), field.name.c_str());
     const std::optional<double> sigma =
       settings.noise_given && noise.kind == "gaussian" ? std::optional<double>(noise.amount) : std::nullopt;
-    if (!field.varies())
-      return restore_in_each_precision(settings, field.psf, reference, degraded, sigma, "restored", checks, cublas);
-    refuse_field_sizes_that_do_not_fit(settings, field, {std::max(degraded.rows(), degraded.cols())});
-    restore_through_field_in_each_precision(settings, field, sample_field(field, degraded.rows(), degraded.cols()),
-                                            reference, degraded, sigma, "restored", checks, cublas);
+    restore_picture(settings, field, reference, degraded, std::vector<std::optional<double>>(degraded.channels.size(), sigma),
+                    "restored", checks, cublas);
   }
 
   // @sect3{The phantom at every size}
@@ -414,6 +556,8 @@ namespace step5
     app.add_option("--psf", settings.psf,
                    "gaussian:SIGMA:SIZE, box:SIZE, motion:LENGTH:ANGLE, trail:LENGTH:ANGLE (one-sided), "
                    "sharpen[:ALPHA], or a file of rows of numbers (row 0 the top of the picture); or a PSF field, "
+                   "a file of PSFs measured on a grid (first line 'psf-grid ROWS COLS PSF_ROWS PSF_COLS', "
+                   "model/psf_grid.h), or "
                    "blur that changes across the image: lens:SIGMA_CENTRE:SIGMA_CORNER:SIZE (a Gaussian whose sigma "
                    "grows with the squared distance from the centre) or rotation:ANGLE_DEGREES:SIZE (the camera "
                    "turning during the exposure), SIZE odd; with a field the program compares the methods on the "
@@ -443,15 +587,15 @@ namespace step5
       ->type_name("LIST")
       ->delimiter(',')
       ->check(CLI::IsMember(method_families).description(""));
-    auto *image = app.add_option("--image", settings.image_file, "Restore this PGM image instead of the phantom")
+    auto *image = app.add_option("--image", settings.image_file, "Restore this picture instead of the phantom: PNG, PGM or PPM, grey or colour (each channel restored)")
                     ->type_name("FILE")
                     ->excludes(app.get_option("--sizes"));
     auto *degraded = app.add_option("--degraded", settings.degraded_file,
-                                    "Restore this already degraded PGM image (needs --psf; no degradation)")
+                                    "Restore this already degraded picture, PNG, PGM or PPM, grey or colour (needs --psf; no degradation)")
                        ->type_name("FILE")
                        ->excludes(image)
                        ->excludes(app.get_option("--sizes"));
-    app.add_option("--reference", settings.reference_file, "The original of --degraded, for MSE and PSNR")
+    app.add_option("--reference", settings.reference_file, "The original of --degraded, for MSE and PSNR (the same size, grey or colour alike)")
       ->type_name("FILE")
       ->needs(degraded);
   }
@@ -479,6 +623,7 @@ int main(int argc, char **argv)
   if (const auto exit_code = lab::parse_command_line(app, argc, argv))
     return *exit_code;
   settings.psf_given = app.get_option("--psf")->count() > 0;
+  settings.methods_given = app.get_option("--method")->count() > 0;
   settings.noise_given = app.get_option("--noise")->count() > 0;
 
   Degradation degradation;

@@ -77,9 +77,6 @@ namespace step5
       write_image(folder + name, field_picture(field));
     }
 
-    // The field's kind, in the names of its files: "lens", "rotation".
-    std::string kind_of(const PsfField &field) { return field.kind == FieldKind::lens ? "lens" : "rotation"; }
-
     // @sect3{Which methods run}
     template <typename T>
     VaryingOptions varying_options(const Settings &settings, const PsfField &field, int rows, int cols, double lambda)
@@ -257,11 +254,13 @@ namespace step5
   }
 
   // @sect3{One image through the field}
-  void restore_through_field_in_each_precision(const Settings &settings, const PsfField &field,
-                                               const SampledField &sampled, const lab::Matrix<double> &original,
-                                               const lab::Matrix<double> &degraded, std::optional<double> sigma,
-                                               const std::string &prefix, lab::Checks &checks, lab::Cublas *cublas)
+  std::vector<std::vector<MethodResult>>
+  restore_through_field_in_each_precision(const Settings &settings, const PsfField &field, const SampledField &sampled,
+                                          const lab::Matrix<double> &original, const lab::Matrix<double> &degraded,
+                                          std::optional<double> sigma, const std::string &prefix, lab::Checks &checks,
+                                          lab::Cublas *cublas)
   {
+    std::vector<std::vector<MethodResult>> each_precision;
     const std::string folder = settings.options.out + "/step-5";
     lab::prepare_output_folder(folder + "/images");
     // One λ for both precisions, chosen in the first (float's range, if float runs, is
@@ -283,16 +282,8 @@ namespace step5
       table.add(VaryingImage::given, lambda.lambda, original, degraded, results);
       table.write(folder + "/" + name + ".dat", precision, settings.device, settings.options.reps,
                   field_notes(settings, field));
+      each_precision.push_back(results);
     });
-  }
-
-  void restore_image_through_field(const Settings &settings, const PsfField &field, const Noise &noise,
-                                   const lab::Matrix<double> &original, lab::Checks &checks, lab::Cublas *cublas)
-  {
-    const SampledField sampled = sample_field(field, original.rows(), original.cols());
-    const lab::Matrix<double> blurred = blur(sampled, original);
-    const lab::Matrix<double> degraded = add_noise(blurred, noise, settings.seed);
-    restore_through_field_in_each_precision(settings, field, sampled, original, degraded,
-                                            noise_level(blurred, degraded), "image", checks, cublas);
+    return each_precision;
   }
 } // namespace step5

@@ -1,9 +1,9 @@
 #pragma once
 // @sect3{The comparison for a PSF field}
 //
-// When --psf names a field (psf_field.h: `lens:…`, `rotation:…`), the program asks the
-// question of this part of the course: what does each method make of a blur that no
-// single PSF describes? It blurs the phantom and the camera photograph with the
+// When --psf names a field (psf_field.h: `lens:…`, `rotation:…`, a grid file), the
+// program asks the question of this part of the course: what does each method make of
+// a blur that no single PSF describes? It blurs the phantom and the camera photograph with the
 // field at every size of its sweep (128² to 1024², the quick run 32² and 64²), adds
 // the noise, and restores each with every method of varying_restoration.h that fits:
 // the methods that take H as it is, the FFT's two approximations, and band and CG on
@@ -12,8 +12,8 @@
 // its choice on the field's mean PSF; GCV, which needs one PSF's spectrum
 // (lambda_choice.h), and any rule without a GPU, on the mean PSF alone. One line
 // per method, the checks, the images, a picture of the field, and the table
-// varying_KIND_PRECISION.dat (report/varying_table.h; KIND lens or rotation, so that
-// both fields' tables can lie in one folder). --image and --degraded restore one
+// varying_KIND_PRECISION.dat (report/varying_table.h; KIND lens, rotation or grid, so
+// that the fields' tables can lie in one folder). --image and --degraded restore one
 // image through the field the same way.
 //
 // The photograph is step-5/data's at 128² and 256², and at the sides that divide 128
@@ -27,6 +27,7 @@
 // not fit is a support too large for the size: the band grows with the picture's
 // side times the image's.
 
+#include "methods/method_result.h"
 #include "model/noise.h"
 #include "model/psf_field.h"
 #include "settings.h"
@@ -62,14 +63,11 @@ namespace step5
   // written under @p prefix and its table as PREFIX_varying_KIND_PRECISION.dat; the PSNR
   // against @p original when there is one; @p sampled the field's table for the
   // image's size; @p sigma the noise's level for the discrepancy principle, none
-  // where it is not known (then estimated from the image).
-  void restore_through_field_in_each_precision(const Settings &settings, const PsfField &field,
-                                               const SampledField &sampled, const lab::Matrix<double> &original,
-                                               const lab::Matrix<double> &degraded, std::optional<double> sigma,
-                                               const std::string &prefix, lab::Checks &checks, lab::Cublas *cublas);
-
-  // --image with a field: @p original blurred by the field and the noise here, then
-  // restored as above (prefix "image").
-  void restore_image_through_field(const Settings &settings, const PsfField &field, const Noise &noise,
-                                   const lab::Matrix<double> &original, lab::Checks &checks, lab::Cublas *cublas);
+  // where it is not known (then estimated from the image). Returns each precision's
+  // results, in the order they ran.
+  std::vector<std::vector<MethodResult>>
+  restore_through_field_in_each_precision(const Settings &settings, const PsfField &field, const SampledField &sampled,
+                                          const lab::Matrix<double> &original, const lab::Matrix<double> &degraded,
+                                          std::optional<double> sigma, const std::string &prefix, lab::Checks &checks,
+                                          lab::Cublas *cublas);
 } // namespace step5

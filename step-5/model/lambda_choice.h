@@ -208,6 +208,16 @@ namespace step5
   LambdaChoice choose_lambda_by_discrepancy(const Psf &psf, const lab::Matrix<double> &g, double sigma,
                                             const LambdaRange &range, double tau = 1);
 
+  // Golden-section search (explained with GCV in lambda_choice.cpp) for a minimum of
+  // @p f between @p a and @p b, until the bracket is narrower than @p width: the
+  // bracket's middle and f there. It assumes one minimum inside the bracket.
+  struct Minimum
+  {
+    double x;
+    double value;
+  };
+  Minimum golden_section_minimum(const std::function<double(double)> &f, double a, double b, double width);
+
   // @sect3{The discrepancy principle when each residual costs a solve}
   //
   // The periodic model makes ‖r(λ)‖² cheap, so bisection can afford 45 evaluations.

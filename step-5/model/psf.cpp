@@ -323,6 +323,8 @@ namespace step5
   // Refused before any work: a PSF wider or taller than the image (most of its
   // weights would fall outside every time), and one whose weights sum to zero,
   // judged against the size of the weights so that rounding does not hide it.
+  double weight_sum(const Psf &psf) { return sum_of(psf.taps); }
+
   double absolute_sum(const Psf &psf)
   {
     double sum = 0;

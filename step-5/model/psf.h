@@ -86,6 +86,9 @@ namespace step5
     std::string text_of(double value);
   } // namespace description
 
+  // Σp, the sum of the weights: 1 for a blur that keeps the brightness.
+  double weight_sum(const Psf &psf);
+
   // Σ|p|, the sum of the weights' magnitudes: ‖H‖₁ and ‖H‖∞ of its blur, so that
   // ‖H‖₂ ≤ Σ|p| (and ‖HᵀH‖ ≤ (Σ|p|)²), the bound the λ rules and the checks use.
   double absolute_sum(const Psf &psf);

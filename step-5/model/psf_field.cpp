@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace step5
@@ -33,7 +35,7 @@ namespace step5
         throw lab::bad_input(what + " must be a number > 0, not " + text_of(sigma));
     }
 
-    std::string square_text(int size) { return std::to_string(size) + "x" + std::to_string(size); }
+    std::string size_text(int rows, int cols) { return std::to_string(rows) + "x" + std::to_string(cols); }
 
     // A PSF's weights, row by row, to @p out.
     void copy_taps(const Psf &psf, double *out)
@@ -63,7 +65,7 @@ namespace step5
     field.sigma_centre = sigma_centre;
     field.sigma_corner = sigma_corner;
     field.size = size;
-    field.name = "lens sigma=" + text_of(sigma_centre) + " to " + text_of(sigma_corner) + " " + square_text(size);
+    field.name = "lens sigma=" + text_of(sigma_centre) + " to " + text_of(sigma_corner) + " " + size_text(size, size);
     return field;
   }
 
@@ -76,8 +78,29 @@ namespace step5
     field.kind = FieldKind::rotation;
     field.angle_degrees = angle_degrees;
     field.size = size;
-    field.name = "rotation angle=" + text_of(angle_degrees) + " " + square_text(size);
+    field.name = "rotation angle=" + text_of(angle_degrees) + " " + size_text(size, size);
     return field;
+  }
+
+  PsfField grid_field(const PsfGrid &grid)
+  {
+    PsfField field;
+    field.kind = FieldKind::grid;
+    field.grid = grid;
+    field.name = grid.name;
+    return field;
+  }
+
+  std::string kind_of(const PsfField &field)
+  {
+    switch (field.kind)
+      {
+      case FieldKind::lens: return "lens";
+      case FieldKind::rotation: return "rotation";
+      case FieldKind::grid: return "grid";
+      case FieldKind::constant: break;
+      }
+    return "constant";
   }
 
   // @sect3{Parsing a field}
@@ -114,6 +137,15 @@ namespace step5
         throw lab::bad_input("the PSF '" + description + "': " + problem.what() + " (accepted: " + forms + ")");
       }
     throw lab::bad_input("the PSF '" + description + "' is not one of " + forms);
+  }
+
+  PsfField field_from_argument(const std::string &argument)
+  {
+    if (!std::filesystem::is_regular_file(argument))
+      return parse_psf_field(argument);
+    if (is_psf_grid_file(argument))
+      return grid_field(read_psf_grid(argument));
+    return constant_field(read_psf(argument));
   }
 
   // @sect3{The PSF of one pixel}
@@ -186,6 +218,7 @@ namespace step5
       {
       case FieldKind::lens: return lens_psf_at(field, at);
       case FieldKind::rotation: return rotation_psf_at(field, at);
+      case FieldKind::grid: return interpolated_psf(field.grid, r, c, image_rows, image_cols);
       case FieldKind::constant: break;
       }
     return field.psf;
@@ -195,9 +228,49 @@ namespace step5
   {
     if (!field.varies())
       return check_psf(field.psf, image_rows, image_cols);
+    if (field.kind == FieldKind::grid)
+      check_psf_grid(field.grid);
     if (field.rows() > image_rows || field.cols() > image_cols)
-      throw lab::bad_input("the PSF '" + field.name + "' (" + square_text(field.size) + ") is larger than the " +
-                           std::to_string(image_rows) + "x" + std::to_string(image_cols) + " image");
+      throw lab::bad_input("the PSF '" + field.name + "' (" + size_text(field.rows(), field.cols()) +
+                           ") is larger than the " + size_text(image_rows, image_cols) + " image");
+  }
+
+  // @sect3{A grid from a field}
+  //
+  // Grid point i of n along a side of s pixels is pixel i·(s − 1)/(n − 1), rounded to
+  // the nearest: the first on the first pixel, the last on the last. Points that
+  // round to the same pixel (more points than pixels) could not be told apart.
+  namespace
+  {
+    std::vector<int> grid_pixels(int points, int side, const std::string &which)
+    {
+      if (points < 1 || points > side)
+        throw lab::bad_input("a grid of " + std::to_string(points) + " " + which + "s on an image of " +
+                             std::to_string(side) + ": from 1 to one per pixel");
+      std::vector<int> pixels;
+      for (int i = 0; i < points; ++i)
+        pixels.push_back(points == 1 ? (side - 1) / 2
+                                     : static_cast<int>(std::lround(double(i) * (side - 1) / (points - 1))));
+      return pixels;
+    }
+  } // namespace
+
+  PsfGrid sample_grid(const PsfField &field, int grid_rows, int grid_cols, int image_rows, int image_cols)
+  {
+    const std::vector<int> rows = grid_pixels(grid_rows, image_rows, "row");
+    const std::vector<int> cols = grid_pixels(grid_cols, image_cols, "column");
+    std::vector<double> row_at, col_at;
+    for (const int r : rows)
+      row_at.push_back(position_of_pixel(r, image_rows));
+    for (const int c : cols)
+      col_at.push_back(position_of_pixel(c, image_cols));
+    std::vector<Psf> psfs;
+    for (const int r : rows)
+      for (const int c : cols)
+        psfs.push_back(psf_at(field, r, c, image_rows, image_cols));
+    return make_psf_grid(std::move(row_at), std::move(col_at), std::move(psfs),
+                         "grid " + size_text(grid_rows, grid_cols) + " of " + size_text(field.rows(), field.cols()) +
+                           " psfs sampled from " + field.name);
   }
 
   namespace

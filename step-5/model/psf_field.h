@@ -28,6 +28,8 @@
 //    ρ·ANGLE (in radians): a motion blur (motion_psf) of that length along the
 //    tangent of the circle, at least 1 (the centre keeps still) and at most SIZE, the
 //    side of the picture that every pixel's PSF is drawn in (SIZE odd).
+// And a field the user measured, PSFs at the points of a grid with each pixel's PSF
+// interpolated between them (psf_grid.h), which `--psf FILE` reads from a grid file.
 // An invariant PSF is the special case: constant_field(psf) gives it to every pixel,
 // and every function of the field then computes exactly what the invariant code does.
 //
@@ -39,6 +41,7 @@
 // only its one PSF: its table's stride between pixels is 0.
 
 #include "model/psf.h"
+#include "model/psf_grid.h"
 
 #include <string>
 #include <vector>
@@ -49,7 +52,8 @@ namespace step5
   {
     constant, // one PSF everywhere: the invariant blur
     lens,     // a Gaussian whose σ grows towards the corners
-    rotation  // motion along the circles about the centre, growing with the radius
+    rotation, // motion along the circles about the centre, growing with the radius
+    grid      // PSFs measured at the points of a grid, interpolated between them
   };
 
   struct PsfField
@@ -60,13 +64,18 @@ namespace step5
     double sigma_corner = 0;   // lens: σ at the corners, pixels
     double angle_degrees = 0;  // rotation: the camera's turn during the exposure
     int size = 0;              // lens and rotation: the side of every pixel's picture
+    PsfGrid grid;              // grid: the measured PSFs, each summing to 1
     std::string name;          // for the output: "lens sigma=1 to 3 9x9"
 
     bool varies() const { return kind != FieldKind::constant; }
     // The picture every pixel's PSF is drawn in.
-    int rows() const { return varies() ? size : psf.rows(); }
-    int cols() const { return varies() ? size : psf.cols(); }
+    int rows() const { return kind == FieldKind::grid ? grid.psf_rows() : varies() ? size : psf.rows(); }
+    int cols() const { return kind == FieldKind::grid ? grid.psf_cols() : varies() ? size : psf.cols(); }
   };
+
+  // The field's kind in words, for the names of its files: "constant", "lens",
+  // "rotation", "grid".
+  std::string kind_of(const PsfField &field);
 
   // The field that gives @p psf to every pixel.
   PsfField constant_field(const Psf &psf);
@@ -77,6 +86,19 @@ namespace step5
   PsfField lens_field(double sigma_centre, double sigma_corner, int size);
   PsfField rotation_field(double angle_degrees, int size);
 
+  // The field of a grid of PSFs (made by make_psf_grid, read_psf_grid or sample_grid),
+  // named as the grid.
+  PsfField grid_field(const PsfGrid &grid);
+
+  // The grid of @p field's PSFs at grid_rows × grid_cols points spread evenly over an
+  // image_rows × image_cols image, the first and last on its edges (one point: the
+  // middle pixel): the grid a user would measure of that field. Each point is a
+  // pixel (the nearest to the even spread), and its position that pixel's
+  // (position_of_pixel), so that the grid's field gives those pixels exactly the
+  // field's PSFs. Refused with lab::bad_input: fewer than 1 or more points than pixels
+  // along a side.
+  PsfGrid sample_grid(const PsfField &field, int grid_rows, int grid_cols, int image_rows, int image_cols);
+
   // Whether a --psf argument names a field that varies ("lens:…", "rotation:…").
   bool names_a_field(const std::string &description);
 
@@ -85,12 +107,18 @@ namespace step5
   // field. Refused with lab::bad_input naming the description and the accepted forms.
   PsfField parse_psf_field(const std::string &description);
 
+  // The field a --psf argument names: an existing file is read, as a grid of PSFs when
+  // its first line says `psf-grid` (psf_grid.h), else as one PSF (read_psf); anything
+  // else is a description for parse_psf_field. One PSF is the field that is the same
+  // everywhere. Refused with lab::bad_input as those readers refuse.
+  PsfField field_from_argument(const std::string &argument);
+
   // The PSF of pixel (r, c) of an image_rows × image_cols image.
   Psf psf_at(const PsfField &field, int r, int c, int image_rows, int image_cols);
 
   // Refuses (lab::bad_input, one line) a field that cannot blur an image of
   // image_rows × image_cols pixels: a picture larger than the image (and, for a
-  // constant field, what check_psf refuses).
+  // constant field, what check_psf refuses; for a grid, what check_psf_grid refuses).
   void check_field(const PsfField &field, int image_rows, int image_cols);
 
   // @sect3{The field sampled for one image size}

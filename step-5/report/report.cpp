@@ -4,6 +4,7 @@
 #include <lab/format.h>
 #include <lab/image_quality.h>
 #include <lab/pgm.h>
+#include <lab/picture.h>
 #include <lab/png.h>
 
 #include <cmath>
@@ -100,6 +101,69 @@ namespace step5
     lab::write_pgm(path_without_extension + ".pgm", image);
     if (lab::have_png())
       lab::write_png(path_without_extension + ".png", image);
+  }
+
+  void write_picture(const std::string &path_without_extension, const lab::Picture &picture)
+  {
+    lab::write_netpbm(path_without_extension + (picture.is_colour() ? ".ppm" : ".pgm"), picture);
+    if (lab::have_png())
+      lab::write_png(path_without_extension + ".png", picture);
+  }
+
+  namespace
+  {
+    // The PSNR of a colour picture: 10 log10(1 / MSE) with the MSE of all three
+    // channels together, the mean of theirs.
+    double colour_psnr(const lab::Picture &original, const lab::Picture &image)
+    {
+      double sum = 0;
+      for (std::size_t c = 0; c < image.channels.size(); ++c)
+        sum += lab::mean_squared_error(original.channels[c], image.channels[c]);
+      return 10 * std::log10(1 / (sum / image.channels.size()));
+    }
+  } // namespace
+
+  void report_colour(const std::string &folder, const std::string &prefix, const lab::Picture &original,
+                     const lab::Picture &degraded, const std::vector<std::vector<MethodResult>> &channels,
+                     const std::string &label, lab::Checks &checks)
+  {
+    const std::string start = folder + "/" + prefix + "_";
+    const bool known = !original.channels.empty();
+    if (known)
+      write_picture(start + "original", original);
+    write_picture(start + "degraded", degraded);
+    std::printf("    colour (%s), the three channels together:\n", label.c_str());
+    std::printf("    %-46s %9s\n", "method", "PSNR dB");
+    const double before = known ? colour_psnr(original, degraded) : std::nan("");
+    std::printf("    %-46s %9s\n", "degraded (the input)", lab::format_or_dash(before, "%.2f").c_str());
+    const MethodResult *exact = nullptr;
+    double exact_psnr = 0;
+    for (std::size_t m = 0; m < channels.front().size(); ++m)
+      {
+        // A method that failed or wrote no image in any channel has no colour picture.
+        lab::Picture restored;
+        for (const std::vector<MethodResult> &channel : channels)
+          if (m < channel.size() && channel[m].failure.empty() && channel[m].image.size() > 0)
+            restored.channels.push_back(channel[m].image);
+        if (restored.channels.size() != channels.size())
+          continue;
+        const MethodResult &method = channels.front()[m];
+        write_picture(start + method.name, restored);
+        const double psnr = known ? colour_psnr(original, restored) : std::nan("");
+        std::printf("    %-46s %9s\n", method.description.c_str(), lab::format_or_dash(psnr, "%.2f").c_str());
+        if (!exact && method.equations == Equations::normal)
+          {
+            exact = &method;
+            exact_psnr = psnr;
+          }
+      }
+    if (!known || !exact)
+      return;
+    const bool above =
+      checks.at_least(label + " colour restored above the degraded picture (gain, dB)", exact_psnr - before, 0);
+    std::printf("    colour: restored %.2f dB (%s), degraded %.2f dB, gain %+.2f dB%s\n", exact_psnr,
+                exact->description.c_str(), before, exact_psnr - before,
+                above ? "" : "  FAIL: worse than the picture it was given");
   }
 
   void write_images(const std::string &folder, const std::string &prefix, const lab::Matrix<double> &original,

@@ -11,6 +11,7 @@
 
 #include <lab/checks.h>
 #include <lab/matrix.h>
+#include <lab/picture.h>
 
 #include <string>
 #include <vector>
@@ -46,6 +47,26 @@ namespace step5
   // PREFIX_NAME.pgm (and .png).
   void write_images(const std::string &folder, const std::string &prefix, const lab::Matrix<double> &original,
                     const lab::Matrix<double> &degraded, const std::vector<MethodResult> &results);
+
+  // @sect3{A colour picture}
+  //
+  // A colour picture is restored channel by channel, each as a grey image of its own
+  // with its own λ (the noise of a camera's red, green and blue need not be the same),
+  // and reported as such. Then the three restorations of each method are put back
+  // together: written as a 16-bit PPM and a PNG under @p folder as PREFIX_NAME (the
+  // original and the degraded picture too), and judged over all three channels, by
+  // the PSNR of the mean of the three mean squared errors. @p channels holds each
+  // channel's results (for one precision), in the order red, green, blue; the line
+  // closing the picture checks, as report_gain does for a channel, that the first
+  // method of the exact equations restored it above the degraded picture, where
+  // @p original is known (it has no channels otherwise).
+  void report_colour(const std::string &folder, const std::string &prefix, const lab::Picture &original,
+                     const lab::Picture &degraded, const std::vector<std::vector<MethodResult>> &channels,
+                     const std::string &label, lab::Checks &checks);
+
+  // @p picture as PATH.pgm or PATH.ppm (16 bits) and, where the build can write PNG,
+  // PATH.png (8 bits).
+  void write_picture(const std::string &path_without_extension, const lab::Picture &picture);
 
   // PSNR of @p image against @p original, NaN when the original is unknown or the
   // image is missing.

@@ -16,6 +16,7 @@ namespace step5
     {
       const int rows = x.rows(), cols = x.cols();
       lab::Matrix<double> y(rows, cols);
+#pragma omp parallel for schedule(static)
       for (int r = 0; r < rows; ++r)
         for (int c = 0; c < cols; ++c)
           {

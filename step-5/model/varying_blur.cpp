@@ -28,6 +28,7 @@ namespace step5
     require_image_of(field, image, "blur");
     const int rows = image.rows(), cols = image.cols();
     lab::Matrix<double> blurred(rows, cols);
+#pragma omp parallel for schedule(static)
     for (int r = 0; r < rows; ++r)
       for (int c = 0; c < cols; ++c)
         {
@@ -55,6 +56,7 @@ namespace step5
     require_image_of(field, image, "blur_transpose");
     const int rows = image.rows(), cols = image.cols();
     lab::Matrix<double> result(rows, cols);
+#pragma omp parallel for schedule(static)
     for (int r = 0; r < rows; ++r)
       for (int c = 0; c < cols; ++c)
         {

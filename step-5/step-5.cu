@@ -66,7 +66,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -210,33 +209,32 @@ namespace step5
 
   // Restores @p degraded in precision T with every method that fits, prints the
   // lines, records the checks, and closes with the λ chosen for this image and what
-  // the restoration gained over the degraded image (report.h).
+  // the restoration gained over the degraded image (report.h). @p problem is the image
+  // on the device (null without a GPU), which λ's search used before.
   template <typename T>
   std::vector<MethodResult> restore_image(const Settings &settings, const Psf &psf, const lab::Matrix<double> &original,
                                           const lab::Matrix<double> &degraded, const ImageLambda &lambda,
-                                          const std::string &label, lab::Checks &checks, lab::Cublas *cublas)
+                                          const std::string &label, lab::Checks &checks, lab::Cublas *cublas,
+                                          DeviceProblem<T> *problem)
   {
     const int rows = degraded.rows(), cols = degraded.cols();
     const RestoreOptions options = restore_options<T>(settings, psf, rows, cols, lambda.lambda);
-    const std::vector<MethodResult> results = restore_with_every_method<T>(psf, degraded, options, cublas);
+    const std::vector<MethodResult> results = restore_with_every_method<T>(psf, degraded, options, cublas, problem);
     const double u = std::numeric_limits<T>::epsilon() / 2;
     report_methods(results, original, degraded, tolerances(rows * cols, u, psf, lambda.lambda), label, checks);
     report_gain(results, original, degraded, lambda.lambda, lambda.rule, label, checks);
     return results;
   }
 
-  // λ for an image blurred by one PSF (image_lambda.h): with a GPU, on a problem of
-  // its own on the device for the search on the exact equations; without, on the PSF
+  // λ for an image blurred by one PSF (image_lambda.h): with a GPU, searched on the
+  // image's problem on the device, which the methods then restore; without, on the PSF
   // as a constant field for CHOLMOD's.
   template <typename T>
-  ImageLambda choose_lambda_with_gpu(const Settings &settings, const Psf &psf, const lab::Matrix<double> &degraded,
-                                     std::optional<double> sigma)
+  ImageLambda choose_psf_lambda(const Settings &settings, const Psf &psf, const lab::Matrix<double> &degraded,
+                                std::optional<double> sigma, DeviceProblem<T> *problem)
   {
-    std::optional<DeviceProblem<T>> problem;
-    if (settings.use_gpu)
-      problem.emplace(psf, degraded);
     return choose_image_lambda<T>(settings.lambda, sample_field(constant_field(psf), degraded.rows(), degraded.cols()),
-                                  psf, degraded, sigma, problem ? &*problem : nullptr);
+                                  psf, degraded, sigma, problem);
   }
 
   // @sect3{The sweep over image sizes}
@@ -262,11 +260,13 @@ namespace step5
         std::printf("\n%d x %d image (n = %d), %s: dense matrices %s, band %s\n", side, side, n, precision.c_str(),
                     lab::format_bytes(std::size_t(dense_bytes<T>(side, side))).c_str(),
                     lab::format_bytes(std::size_t(BandPipeline<T>::device_bytes(psf, side, side))).c_str());
-        const ImageLambda lambda = choose_lambda_with_gpu<T>(settings, psf, degraded, noise_level(psf, original, degraded));
+        std::optional<DeviceProblem<T>> problem = problem_on_device<T>(settings.use_gpu, psf, degraded);
+        const ImageLambda lambda =
+          choose_psf_lambda<T>(settings, psf, degraded, noise_level(psf, original, degraded), pointer_to(problem));
         lab::HostTimer timer;
         const std::string label = precision + " s=" + std::to_string(side);
         const std::vector<MethodResult> results =
-          restore_image<T>(settings, psf, original, degraded, lambda, label, checks, cublas);
+          restore_image<T>(settings, psf, original, degraded, lambda, label, checks, cublas, pointer_to(problem));
         // The forecast extrapolates the time of one repetition.
         if (dense)
           forecast.record(n, timer.milliseconds() / 1000 / dense_repetitions(settings, n));
@@ -298,12 +298,13 @@ namespace step5
     EachPrecision each_precision;
     lab::for_each_precision(settings.options, [&](auto zero) {
       using T = decltype(zero);
+      std::optional<DeviceProblem<T>> problem = problem_on_device<T>(settings.use_gpu, psf, degraded);
       if (!chosen)
-        chosen = choose_lambda_with_gpu<T>(settings, psf, degraded, sigma);
+        chosen = choose_psf_lambda<T>(settings, psf, degraded, sigma, pointer_to(problem));
       const ImageLambda &lambda = *chosen;
       const std::string precision = lab::precision_name<T>();
-      const std::vector<MethodResult> results =
-        restore_image<T>(settings, psf, original, degraded, lambda, precision + " " + prefix, checks, cublas);
+      const std::vector<MethodResult> results = restore_image<T>(
+        settings, psf, original, degraded, lambda, precision + " " + prefix, checks, cublas, pointer_to(problem));
       write_images(folder + "/images", prefix + "_" + precision, original, degraded, results);
       Tables tables;
       tables.add(lambda.lambda, original, degraded, results);
@@ -350,11 +351,10 @@ namespace step5
       }
     if (!degraded.is_colour())
       return;
-    // The precisions ran in the same order for every channel.
-    const std::vector<std::string> precisions =
-      settings.options.wants_float() && settings.options.wants_double()
-        ? std::vector<std::string>{"float", "double"}
-        : std::vector<std::string>{settings.options.wants_float() ? "float" : "double"};
+    // The precisions ran in the same order for every channel: lab::for_each_precision's.
+    std::vector<std::string> precisions;
+    lab::for_each_precision(settings.options,
+                            [&](auto zero) { precisions.push_back(lab::precision_name<decltype(zero)>()); });
     for (std::size_t p = 0; p < precisions.size(); ++p)
       {
         std::vector<std::vector<MethodResult>> by_channel;

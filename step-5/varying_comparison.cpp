@@ -138,25 +138,6 @@ namespace step5
                                     " (the field's mean PSF)");
     }
 
-    // The field's problem on the device, once per image: λ's search and the GPU methods
-    // share it (the table of weights is the largest upload of the run). None without a
-    // GPU.
-    template <typename T>
-    std::optional<DeviceProblem<T>> device_problem(const Settings &settings, const SampledField &sampled,
-                                                   const lab::Matrix<double> &degraded)
-    {
-      std::optional<DeviceProblem<T>> problem;
-      if (settings.use_gpu)
-        problem.emplace(sampled, degraded);
-      return problem;
-    }
-
-    template <typename T>
-    DeviceProblem<T> *pointer_to(std::optional<DeviceProblem<T>> &problem)
-    {
-      return problem ? &*problem : nullptr;
-    }
-
     std::vector<std::string> field_notes(const Settings &settings, const PsfField &field)
     {
       return {"psf field: " + field.name, "noise: " + settings.noise, "lambda: " + lambda_text(settings.lambda),
@@ -195,7 +176,7 @@ namespace step5
               std::printf("\n%s %d x %d (n = %d), %s, psf field %s: band %s\n", name.c_str(), side, side, side * side,
                           precision.c_str(), field.name.c_str(),
                           lab::format_bytes(std::size_t(BandPipeline<T>::device_bytes(field, side, side))).c_str());
-              std::optional<DeviceProblem<T>> problem = device_problem<T>(settings, sampled, degraded);
+              std::optional<DeviceProblem<T>> problem = problem_on_device<T>(settings.use_gpu, sampled, degraded);
               const ImageLambda lambda =
                 field_lambda<T>(settings, sampled, degraded, noise_level(blurred, degraded), pointer_to(problem));
               const std::string label = precision + " " + name + " s=" + std::to_string(side);
@@ -269,7 +250,7 @@ namespace step5
     lab::for_each_precision(settings.options, [&](auto zero) {
       using T = decltype(zero);
       const std::string precision = lab::precision_name<T>();
-      std::optional<DeviceProblem<T>> problem = device_problem<T>(settings, sampled, degraded);
+      std::optional<DeviceProblem<T>> problem = problem_on_device<T>(settings.use_gpu, sampled, degraded);
       if (!chosen)
         chosen = field_lambda<T>(settings, sampled, degraded, sigma, pointer_to(problem));
       const ImageLambda &lambda = *chosen;

@@ -20,6 +20,7 @@
 #include <lab/timer.h>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -62,6 +63,26 @@ namespace step5
     DevicePsf<T> psf;
     lab::DeviceBuffer<T> g, f, f_inverse;
   };
+
+  // The image's problem on the device, made once per image where there is a GPU
+  // (@p use_gpu), none without: λ's search (image_lambda.h) and the GPU methods share
+  // it, so that the image, and a field's table of weights, the largest upload of a
+  // run, go to the device once. @p blur is the PSF or the sampled field.
+  template <typename T, typename Blur>
+  std::optional<DeviceProblem<T>> problem_on_device(bool use_gpu, const Blur &blur, const lab::Matrix<double> &degraded)
+  {
+    std::optional<DeviceProblem<T>> problem;
+    if (use_gpu)
+      problem.emplace(blur, degraded);
+    return problem;
+  }
+
+  // The problem, or null where there is none.
+  template <typename T>
+  DeviceProblem<T> *pointer_to(std::optional<DeviceProblem<T>> &problem)
+  {
+    return problem ? &*problem : nullptr;
+  }
 
   // A fast method, run by @p run (one call = one restoration into its argument): once
   // untimed (the first call of a kernel or a library pays for loading it), then

@@ -21,6 +21,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -282,7 +283,8 @@ namespace step5
 
   template <typename T>
   std::vector<MethodResult> restore_with_every_method(const Psf &psf, const lab::Matrix<double> &degraded,
-                                                      const RestoreOptions &options, lab::Cublas *cublas)
+                                                      const RestoreOptions &options, lab::Cublas *cublas,
+                                                      DeviceProblem<T> *given)
   {
     std::vector<MethodResult> results;
     const int rows = degraded.rows(), cols = degraded.cols();
@@ -293,7 +295,10 @@ namespace step5
     const double b_milliseconds = timer.milliseconds();
     if (options.use_gpu)
       {
-        DeviceProblem<T> problem(psf, degraded);
+        std::optional<DeviceProblem<T>> own;
+        if (given == nullptr)
+          own.emplace(psf, degraded);
+        DeviceProblem<T> &problem = given != nullptr ? *given : *own;
         if (options.dense)
           run_dense_methods(problem, options, *cublas, results);
         if constexpr (std::is_same_v<T, float>)
@@ -336,9 +341,11 @@ namespace step5
   }
 
   template std::vector<MethodResult> restore_with_every_method<float>(const Psf &, const lab::Matrix<double> &,
-                                                                      const RestoreOptions &, lab::Cublas *);
+                                                                      const RestoreOptions &, lab::Cublas *,
+                                                                      DeviceProblem<float> *);
   template std::vector<MethodResult> restore_with_every_method<double>(const Psf &, const lab::Matrix<double> &,
-                                                                       const RestoreOptions &, lab::Cublas *);
+                                                                       const RestoreOptions &, lab::Cublas *,
+                                                                       DeviceProblem<double> *);
   // The runs that the field's list uses too (method_runs.h).
   template void run_dense_methods(DeviceProblem<float> &, const RestoreOptions &, lab::Cublas &,
                                   std::vector<MethodResult> &);

@@ -47,10 +47,16 @@ namespace step5
   template <typename T>
   double iterative_tolerance();
 
+  template <typename T>
+  struct DeviceProblem; // method_runs.h
+
   // Restores @p degraded (a rows × cols image, values as recorded) with every method
   // the options allow, in precision T; Gauss–Seidel and the sparse Cholesky in double
-  // on the CPU.
+  // on the CPU. @p problem, where given, is the image already on the device (the one
+  // λ's search used, image_lambda.h), so that it is not uploaded twice; else the GPU
+  // methods make their own.
   template <typename T>
   std::vector<MethodResult> restore_with_every_method(const Psf &psf, const lab::Matrix<double> &degraded,
-                                                      const RestoreOptions &options, lab::Cublas *cublas);
+                                                      const RestoreOptions &options, lab::Cublas *cublas,
+                                                      DeviceProblem<T> *problem = nullptr);
 } // namespace step5

@@ -25,12 +25,14 @@ namespace restore_benchmark
   };
 
   ExactRestorer::ExactRestorer(const step5::SampledField &field, const lab::Matrix<double> &degraded, bool use_gpu)
-    : field_(field), degraded_(degraded)
+    : field_(field)
   {
     if (use_gpu)
       gpu_ = std::make_unique<Gpu>(field, degraded);
     else if (!step5::have_cholmod())
       throw std::logic_error("ExactRestorer: no GPU and no CHOLMOD to restore with");
+    else
+      b_ = step5::blur_transpose(field, degraded);
   }
 
   ExactRestorer::~ExactRestorer() = default;
@@ -47,8 +49,7 @@ namespace restore_benchmark
                        step5::cg_iteration_limit(p.rows, p.cols));
         return p.download(p.f);
       }
-    const lab::Matrix<double> b = step5::blur_transpose(field_, degraded_);
-    return step5::sparse_cholesky_solve(step5::normal_matrix_stencil(field_, lambda), b).f;
+    return step5::sparse_cholesky_solve(step5::normal_matrix_stencil(field_, lambda), b_).f;
   }
 
   BestLambda best_lambda_in_hindsight(ExactRestorer &restorer, const lab::Matrix<double> &original,

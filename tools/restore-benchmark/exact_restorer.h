@@ -36,8 +36,8 @@ namespace restore_benchmark
   private:
     struct Gpu;
     const step5::SampledField &field_;
-    const lab::Matrix<double> &degraded_;
     std::unique_ptr<Gpu> gpu_;
+    lab::Matrix<double> b_; // Hᵀg, for CHOLMOD: the same for every λ
   };
 
   struct BestLambda

@@ -15,6 +15,17 @@
 //  3. the output says each step in a line: the noise's level where it was estimated,
 //     the periodic choice, the exact one, and a λ that ended at an end of the range
 //     searched (a rule that found no answer inside it).
+//
+// A colour picture gets one λ for its three channels, not one each: its dense and band
+// pipelines factorise HᵀH + λI once and solve the three channels as three right-hand
+// sides (channels_together.h), which needs the same λ for all of them. Each channel's
+// σ is known or estimated on its own and each has its periodic choice (a line each);
+// the picture's start is their geometric mean, and the exact search then asks the
+// discrepancy principle of the three together: the residuals' sum meets the sum of
+// the channels' n σ_c². The channels of a photograph are so alike (the same scene, the
+// same blur, noise of about the same level) that their own choices lay within a
+// factor 1.3 of one another on the course's colour photographs (the results page),
+// where a factor 2 in λ costs a fraction of a dB.
 
 #include "methods/method_runs.h"
 #include "model/lambda_option.h"
@@ -25,6 +36,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace step5
 {
@@ -35,11 +47,26 @@ namespace step5
   // λ for @p degraded as --lambda (@p lambda) asks, in precision T. @p field is the
   // blur (one PSF as constant_field's, sampled for the image), @p periodic_psf the one
   // PSF the periodic rules use (a field's mean, named by @p periodic_note, e.g. " (the
-  // field's mean PSF)"); @p sigma the noise's level, none where it is not known;
-  // @p problem the image's problem on the device (one PSF or the field), null without
-  // a GPU. Prints the lines above.
+  // field's mean PSF)"); @p degraded holds the picture's channels (one, or red, green
+  // and blue), @p sigmas each one's noise level, none where it is not known;
+  // @p problems each channel's problem on the device (one PSF or the field), empty
+  // without a GPU. Prints the lines above.
+  template <typename T>
+  ImageLambda choose_picture_lambda(const std::string &lambda, const SampledField &field, const Psf &periodic_psf,
+                                    const std::vector<lab::Matrix<double>> &degraded,
+                                    const std::vector<std::optional<double>> &sigmas,
+                                    const std::vector<DeviceProblem<T> *> &problems,
+                                    const std::string &periodic_note = "");
+
+  // The same for a grey image: @p problem null without a GPU.
   template <typename T>
   ImageLambda choose_image_lambda(const std::string &lambda, const SampledField &field, const Psf &periodic_psf,
                                   const lab::Matrix<double> &degraded, std::optional<double> sigma,
-                                  DeviceProblem<T> *problem, const std::string &periodic_note = "");
+                                  DeviceProblem<T> *problem, const std::string &periodic_note = "")
+  {
+    std::vector<DeviceProblem<T> *> problems;
+    if (problem != nullptr)
+      problems.push_back(problem);
+    return choose_picture_lambda<T>(lambda, field, periodic_psf, {degraded}, {sigma}, problems, periodic_note);
+  }
 } // namespace step5

@@ -33,6 +33,7 @@
 #include "gpu/gram_matrix.h"
 #include "image_lambda.h"
 #include "methods/band_pipeline.h"
+#include "methods/channels_together.h"
 #include "methods/restoration.h"
 #include "methods/sparse_cholesky.h"
 #include "model/lambda_option.h"
@@ -71,6 +72,7 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace step5
@@ -210,15 +212,18 @@ namespace step5
   // Restores @p degraded in precision T with every method that fits, prints the
   // lines, records the checks, and closes with the λ chosen for this image and what
   // the restoration gained over the degraded image (report.h). @p problem is the image
-  // on the device (null without a GPU), which λ's search used before.
+  // on the device (null without a GPU), which λ's search used before; @p made_together
+  // the results of a colour picture's direct pipelines for this channel
+  // (channels_together.h), reported with the others.
   template <typename T>
   std::vector<MethodResult> restore_image(const Settings &settings, const Psf &psf, const lab::Matrix<double> &original,
                                           const lab::Matrix<double> &degraded, const ImageLambda &lambda,
                                           const std::string &label, lab::Checks &checks, lab::Cublas *cublas,
-                                          DeviceProblem<T> *problem)
+                                          DeviceProblem<T> *problem, std::vector<MethodResult> made_together = {})
   {
     const int rows = degraded.rows(), cols = degraded.cols();
-    const RestoreOptions options = restore_options<T>(settings, psf, rows, cols, lambda.lambda);
+    RestoreOptions options = restore_options<T>(settings, psf, rows, cols, lambda.lambda);
+    options.made_together = std::move(made_together);
     const std::vector<MethodResult> results = restore_with_every_method<T>(psf, degraded, options, cublas, problem);
     const double u = std::numeric_limits<T>::epsilon() / 2;
     report_methods(results, original, degraded, tolerances(rows * cols, u, psf, lambda.lambda), label, checks);
@@ -280,11 +285,34 @@ namespace step5
 
   // @sect3{Restoring an image of your own}
   //
-  // One grey image, in float and in double as asked, every method, the images
-  // written under @p prefix; the PSNR against @p original when there is one. @p sigma
-  // is the noise's level, for the discrepancy principle; none where it is not known.
-  // One λ for both precisions, chosen in the first (float's range, if float runs, is
-  // the narrower). Returns each precision's results, in the order they ran.
+  // One grey image in precision T, every method, the images written under @p prefix
+  // and its tables; the PSNR against @p original when there is one. @p lambda and
+  // @p problem as for restore_image.
+  template <typename T>
+  std::vector<MethodResult> restore_in_precision(const Settings &settings, const Psf &psf,
+                                                 const lab::Matrix<double> &original,
+                                                 const lab::Matrix<double> &degraded, const ImageLambda &lambda,
+                                                 const std::string &prefix, lab::Checks &checks, lab::Cublas *cublas,
+                                                 DeviceProblem<T> *problem, std::vector<MethodResult> made_together = {})
+  {
+    const std::string folder = settings.options.out + "/step-5";
+    lab::prepare_output_folder(folder + "/images");
+    const std::string precision = lab::precision_name<T>();
+    const std::vector<MethodResult> results = restore_image<T>(settings, psf, original, degraded, lambda,
+                                                               precision + " " + prefix, checks, cublas, problem,
+                                                               std::move(made_together));
+    write_images(folder + "/images", prefix + "_" + precision, original, degraded, results);
+    Tables tables;
+    tables.add(lambda.lambda, original, degraded, results);
+    tables.write(folder + "/" + prefix + "_", precision, settings.device, settings.options.reps,
+                 table_notes(settings, psf));
+    return results;
+  }
+
+  // The same in float and in double as asked, with one λ for both precisions, chosen
+  // in the first (float's range, if float runs, is the narrower). @p sigma is the
+  // noise's level, for the discrepancy principle; none where it is not known. Returns
+  // each precision's results, in the order they ran.
   using EachPrecision = std::vector<std::vector<MethodResult>>;
 
   EachPrecision restore_in_each_precision(const Settings &settings, const Psf &psf,
@@ -292,8 +320,6 @@ namespace step5
                                           std::optional<double> sigma, const std::string &prefix, lab::Checks &checks,
                                           lab::Cublas *cublas)
   {
-    const std::string folder = settings.options.out + "/step-5";
-    lab::prepare_output_folder(folder + "/images");
     std::optional<ImageLambda> chosen;
     EachPrecision each_precision;
     lab::for_each_precision(settings.options, [&](auto zero) {
@@ -301,69 +327,120 @@ namespace step5
       std::optional<DeviceProblem<T>> problem = problem_on_device<T>(settings.use_gpu, psf, degraded);
       if (!chosen)
         chosen = choose_psf_lambda<T>(settings, psf, degraded, sigma, pointer_to(problem));
-      const ImageLambda &lambda = *chosen;
-      const std::string precision = lab::precision_name<T>();
-      const std::vector<MethodResult> results = restore_image<T>(
-        settings, psf, original, degraded, lambda, precision + " " + prefix, checks, cublas, pointer_to(problem));
-      write_images(folder + "/images", prefix + "_" + precision, original, degraded, results);
-      Tables tables;
-      tables.add(lambda.lambda, original, degraded, results);
-      tables.write(folder + "/" + prefix + "_", precision, settings.device, settings.options.reps,
-                   table_notes(settings, psf));
-      each_precision.push_back(results);
+      each_precision.push_back(restore_in_precision<T>(settings, psf, original, degraded, *chosen, prefix, checks,
+                                                       cublas, pointer_to(problem)));
     });
     return each_precision;
   }
 
-  // One grey image through one PSF or a field (varying_comparison.h).
-  EachPrecision restore_channel(const Settings &settings, const PsfField &field, const lab::Matrix<double> &original,
-                                const lab::Matrix<double> &degraded, std::optional<double> sigma,
-                                const std::string &prefix, lab::Checks &checks, lab::Cublas *cublas)
-  {
-    if (!field.varies())
-      return restore_in_each_precision(settings, field.psf, original, degraded, sigma, prefix, checks, cublas);
-    return restore_through_field_in_each_precision(settings, field,
-                                                   sample_field(field, degraded.rows(), degraded.cols()), original,
-                                                   degraded, sigma, prefix, checks, cublas);
-  }
-
   // @sect3{A picture in grey or in colour}
   //
-  // A grey picture is one channel; a colour one three, restored one after the other,
-  // each with every method and its own λ (report.h's report_colour says why), their
-  // images and tables under PREFIX_red, PREFIX_green and PREFIX_blue, then put back
-  // together and judged over all three. @p original has no channels where it is not
-  // known; @p sigmas holds each channel's noise level (none: not known).
+  // A grey picture is one channel, restored through one PSF or a field
+  // (varying_comparison.h).
+  void restore_grey_picture(const Settings &settings, const PsfField &field, const lab::Matrix<double> &original,
+                            const lab::Matrix<double> &degraded, std::optional<double> sigma,
+                            const std::string &prefix, lab::Checks &checks, lab::Cublas *cublas)
+  {
+    if (!field.varies())
+      restore_in_each_precision(settings, field.psf, original, degraded, sigma, prefix, checks, cublas);
+    else
+      restore_through_field_in_each_precision(settings, field, sample_field(field, degraded.rows(), degraded.cols()),
+                                              original, degraded, sigma, prefix, checks, cublas);
+  }
+
+  // A colour picture is three, which share one λ (image_lambda.h) and the direct
+  // methods' factorisation (channels_together.h). In each precision: λ, chosen in the
+  // first on the three channels' problems; the direct pipelines on the three channels
+  // together, with their comparison against one channel alone; then each channel with
+  // the other methods, the direct ones' results among them, its images and tables
+  // under PREFIX_red, PREFIX_green and PREFIX_blue; then the three put back together
+  // and judged over all three. @p original has no channels where it is not known;
+  // @p sigmas holds each channel's noise level (none: not known).
+  template <typename T>
+  RestoreOptions together_options(const Settings &settings, const PsfField &field, int rows, int cols, int channels,
+                                  double lambda)
+  {
+    RestoreOptions options = common_restore_options<T>(settings, rows, cols, lambda);
+    const double table = field.varies() ? sampled_field_bytes(field, rows, cols) / sizeof(double) * sizeof(T) : 0;
+    const double dense = DensePipeline<T>::device_bytes(rows, cols, true, channels) + table;
+    const double band = BandPipeline<T>::device_bytes(field, rows, cols, 0, channels) + table;
+    options.dense = settings.wants("dense") && settings.fits_on_gpu(dense);
+    options.band = settings.wants("band") && settings.fits_on_gpu(band);
+    if (settings.use_gpu && settings.wants("dense") && !options.dense)
+      say_skipped_for_memory(settings, "dense pipelines skipped: they need", dense);
+    if (settings.use_gpu && settings.wants("band") && !options.band)
+      say_skipped_for_memory(settings, "band pipeline skipped: it needs", band);
+    return options;
+  }
+
+  void restore_colour_picture(const Settings &settings, const PsfField &field, const lab::Picture &original,
+                              const lab::Picture &degraded, const std::vector<std::optional<double>> &sigmas,
+                              const std::string &prefix, lab::Checks &checks, lab::Cublas *cublas)
+  {
+    const std::vector<std::string> colours = {"red", "green", "blue"};
+    const int rows = degraded.rows(), cols = degraded.cols(), k = int(degraded.channels.size());
+    const bool known = !original.channels.empty();
+    const SampledField sampled = sample_field(field, rows, cols);
+    // The channels one by one: every method but the direct pipelines, which ran together.
+    Settings one_by_one = settings;
+    const auto direct = [](const std::string &family) { return family == "dense" || family == "band"; };
+    one_by_one.methods.erase(std::remove_if(one_by_one.methods.begin(), one_by_one.methods.end(), direct),
+                             one_by_one.methods.end());
+    std::optional<ImageLambda> chosen;
+    lab::for_each_precision(settings.options, [&](auto zero) {
+      using T = decltype(zero);
+      const std::string precision = lab::precision_name<T>();
+      std::vector<std::optional<DeviceProblem<T>>> problems;
+      std::vector<DeviceProblem<T> *> on_device;
+      for (const lab::Matrix<double> &channel : degraded.channels)
+        problems.push_back(field.varies() ? problem_on_device<T>(settings.use_gpu, sampled, channel)
+                                          : problem_on_device<T>(settings.use_gpu, field.psf, channel));
+      for (std::optional<DeviceProblem<T>> &problem : problems)
+        if (problem)
+          on_device.push_back(&*problem);
+      if (!chosen)
+        chosen = choose_picture_lambda<T>(settings.lambda, sampled, field.varies() ? sampled.mean : field.psf,
+                                          degraded.channels, sigmas, on_device,
+                                          field.varies() ? " (the field's mean PSF)" : "");
+      ChannelsTogether together;
+      together.channels.resize(k);
+      if (settings.use_gpu)
+        {
+          std::printf("\n  %s, the %d channels together\n", precision.c_str(), k);
+          const RestoreOptions options = together_options<T>(settings, field, rows, cols, k, chosen->lambda);
+          together = restore_channels_together<T>(field, sampled, degraded.channels, options, *cublas);
+          report_channels_together(together, sampled, chosen->lambda, std::numeric_limits<T>::epsilon() / 2,
+                                   precision + " " + prefix, checks);
+        }
+      std::vector<std::vector<MethodResult>> by_channel;
+      for (int c = 0; c < k; ++c)
+        {
+          std::printf("\n  %s, the %s channel\n", precision.c_str(), colours[c].c_str());
+          const lab::Matrix<double> reference = known ? original.channels[c] : lab::Matrix<double>();
+          const std::string name = prefix + "_" + colours[c];
+          DeviceProblem<T> *problem = pointer_to(problems[c]);
+          by_channel.push_back(
+            field.varies()
+              ? restore_through_field_in_precision<T>(one_by_one, field, sampled, reference, degraded.channels[c],
+                                                      *chosen, problem, name, checks, cublas, together.channels[c])
+              : restore_in_precision<T>(one_by_one, field.psf, reference, degraded.channels[c], *chosen, name, checks,
+                                        cublas, problem, together.channels[c]));
+        }
+      std::printf("\n");
+      report_colour(settings.options.out + "/step-5/images", prefix + "_colour_" + precision, original, degraded,
+                    by_channel, precision + " " + prefix, checks);
+    });
+  }
+
   void restore_picture(const Settings &settings, const PsfField &field, const lab::Picture &original,
                        const lab::Picture &degraded, const std::vector<std::optional<double>> &sigmas,
                        const std::string &prefix, lab::Checks &checks, lab::Cublas *cublas)
   {
-    const std::vector<std::string> colours = {"red", "green", "blue"};
-    const bool known = !original.channels.empty();
-    std::vector<EachPrecision> channels;
-    for (std::size_t c = 0; c < degraded.channels.size(); ++c)
-      {
-        const std::string name = degraded.is_colour() ? prefix + "_" + colours[c] : prefix;
-        if (degraded.is_colour())
-          std::printf("\n  the %s channel\n", colours[c].c_str());
-        channels.push_back(restore_channel(settings, field, known ? original.channels[c] : lab::Matrix<double>(),
-                                           degraded.channels[c], sigmas[c], name, checks, cublas));
-      }
-    if (!degraded.is_colour())
-      return;
-    // The precisions ran in the same order for every channel: lab::for_each_precision's.
-    std::vector<std::string> precisions;
-    lab::for_each_precision(settings.options,
-                            [&](auto zero) { precisions.push_back(lab::precision_name<decltype(zero)>()); });
-    for (std::size_t p = 0; p < precisions.size(); ++p)
-      {
-        std::vector<std::vector<MethodResult>> by_channel;
-        for (const EachPrecision &channel : channels)
-          by_channel.push_back(channel[p]);
-        std::printf("\n");
-        report_colour(settings.options.out + "/step-5/images", prefix + "_colour_" + precisions[p], original, degraded,
-                      by_channel, precisions[p] + " " + prefix, checks);
-      }
+    if (degraded.is_colour())
+      restore_colour_picture(settings, field, original, degraded, sigmas, prefix, checks, cublas);
+    else
+      restore_grey_picture(settings, field, original.channels.empty() ? lab::Matrix<double>() : original.channels[0],
+                           degraded.channels[0], sigmas[0], prefix, checks, cublas);
   }
 
   // @sect3{What a picture of a camera's size can be restored with}
@@ -414,7 +491,8 @@ namespace step5
     const std::string size = std::to_string(cols) + " x " + std::to_string(rows) + " picture";
     lab::for_each_precision(settings.options, [&](auto zero) {
       using T = decltype(zero);
-      const lab::Memory need{channels * pixels * 64 * sizeof(double), settings.use_gpu ? pixels * 16 * sizeof(T) : 0};
+      const lab::Memory need{channels * pixels * 64 * sizeof(double),
+                             settings.use_gpu ? pixels * (16 + 3 * channels) * sizeof(T) : 0};
       lab::require_fits(std::string(lab::precision_name<T>()) + ": a " + size, need,
                         lab::available_memory(settings.use_gpu));
       std::printf("%s: a %s, %d channel%s: at most %s of host memory and %s of GPU memory for the images (the "

@@ -109,10 +109,12 @@ namespace step5
                                                     const SampledField &sampled, const lab::Matrix<double> &original,
                                                     const lab::Matrix<double> &degraded, const ImageLambda &lambda,
                                                     DeviceProblem<T> *problem, const std::string &label,
-                                                    lab::Checks &checks, lab::Cublas *cublas)
+                                                    lab::Checks &checks, lab::Cublas *cublas,
+                                                    std::vector<MethodResult> made_together = {})
     {
       const int rows = degraded.rows(), cols = degraded.cols();
-      const VaryingOptions options = varying_options<T>(settings, field, rows, cols, lambda.lambda);
+      VaryingOptions options = varying_options<T>(settings, field, rows, cols, lambda.lambda);
+      options.made_together = std::move(made_together);
       const std::vector<MethodResult> results =
         restore_with_field<T>(field, sampled, degraded, options, problem, cublas);
       const double u = std::numeric_limits<T>::epsilon() / 2;
@@ -235,6 +237,37 @@ namespace step5
   }
 
   // @sect3{One image through the field}
+  template <typename T>
+  std::vector<MethodResult>
+  restore_through_field_in_precision(const Settings &settings, const PsfField &field, const SampledField &sampled,
+                                     const lab::Matrix<double> &original, const lab::Matrix<double> &degraded,
+                                     const ImageLambda &lambda, DeviceProblem<T> *problem, const std::string &prefix,
+                                     lab::Checks &checks, lab::Cublas *cublas, std::vector<MethodResult> made_together)
+  {
+    const std::string folder = settings.options.out + "/step-5";
+    lab::prepare_output_folder(folder + "/images");
+    const std::string precision = lab::precision_name<T>();
+    const std::vector<MethodResult> results =
+      restore_through_field<T>(settings, field, sampled, original, degraded, lambda, problem, precision + " " + prefix,
+                               checks, cublas, std::move(made_together));
+    const std::string name = prefix + "_varying_" + kind_of(field) + "_" + precision;
+    write_images(folder + "/images", name, original, degraded, results);
+    VaryingTable table;
+    table.add(VaryingImage::given, lambda.lambda, original, degraded, results);
+    table.write(folder + "/" + name + ".dat", precision, settings.device, settings.options.reps,
+                field_notes(settings, field));
+    return results;
+  }
+
+  template std::vector<MethodResult> restore_through_field_in_precision<float>(
+    const Settings &, const PsfField &, const SampledField &, const lab::Matrix<double> &,
+    const lab::Matrix<double> &, const ImageLambda &, DeviceProblem<float> *, const std::string &, lab::Checks &,
+    lab::Cublas *, std::vector<MethodResult>);
+  template std::vector<MethodResult> restore_through_field_in_precision<double>(
+    const Settings &, const PsfField &, const SampledField &, const lab::Matrix<double> &,
+    const lab::Matrix<double> &, const ImageLambda &, DeviceProblem<double> *, const std::string &, lab::Checks &,
+    lab::Cublas *, std::vector<MethodResult>);
+
   std::vector<std::vector<MethodResult>>
   restore_through_field_in_each_precision(const Settings &settings, const PsfField &field, const SampledField &sampled,
                                           const lab::Matrix<double> &original, const lab::Matrix<double> &degraded,
@@ -242,28 +275,17 @@ namespace step5
                                           lab::Cublas *cublas)
   {
     std::vector<std::vector<MethodResult>> each_precision;
-    const std::string folder = settings.options.out + "/step-5";
-    lab::prepare_output_folder(folder + "/images");
     // One λ for both precisions, chosen in the first (float's range, if float runs, is
     // the narrower).
     std::optional<ImageLambda> chosen;
     lab::for_each_precision(settings.options, [&](auto zero) {
       using T = decltype(zero);
-      const std::string precision = lab::precision_name<T>();
       std::optional<DeviceProblem<T>> problem = problem_on_device<T>(settings.use_gpu, sampled, degraded);
       if (!chosen)
         chosen = field_lambda<T>(settings, sampled, degraded, sigma, pointer_to(problem));
-      const ImageLambda &lambda = *chosen;
-      const std::vector<MethodResult> results =
-        restore_through_field<T>(settings, field, sampled, original, degraded, lambda, pointer_to(problem),
-                                 precision + " " + prefix, checks, cublas);
-      const std::string name = prefix + "_varying_" + kind_of(field) + "_" + precision;
-      write_images(folder + "/images", name, original, degraded, results);
-      VaryingTable table;
-      table.add(VaryingImage::given, lambda.lambda, original, degraded, results);
-      table.write(folder + "/" + name + ".dat", precision, settings.device, settings.options.reps,
-                  field_notes(settings, field));
-      each_precision.push_back(results);
+      each_precision.push_back(restore_through_field_in_precision<T>(settings, field, sampled, original, degraded,
+                                                                     *chosen, pointer_to(problem), prefix, checks,
+                                                                     cublas));
     });
     return each_precision;
   }

@@ -28,6 +28,8 @@
 // side times the image's.
 
 #include "methods/method_result.h"
+#include "methods/method_runs.h"
+#include "model/lambda_option.h"
 #include "model/noise.h"
 #include "model/psf_field.h"
 #include "settings.h"
@@ -59,7 +61,21 @@ namespace step5
   void run_varying_comparison(const Settings &settings, const PsfField &field, const Noise &noise,
                               lab::Checks &checks, lab::Cublas *cublas);
 
-  // One image restored through the field in each precision asked for, its images
+  // One image restored through the field in precision T, its images written under
+  // @p prefix and its table as PREFIX_varying_KIND_PRECISION.dat; the PSNR against
+  // @p original when there is one; @p sampled the field's table for the image's size;
+  // @p lambda its λ, @p problem the image's problem on the device (null without a
+  // GPU); @p made_together the results of a colour picture's direct pipelines for this
+  // channel (channels_together.h), reported with the others.
+  template <typename T>
+  std::vector<MethodResult>
+  restore_through_field_in_precision(const Settings &settings, const PsfField &field, const SampledField &sampled,
+                                     const lab::Matrix<double> &original, const lab::Matrix<double> &degraded,
+                                     const ImageLambda &lambda, DeviceProblem<T> *problem, const std::string &prefix,
+                                     lab::Checks &checks, lab::Cublas *cublas,
+                                     std::vector<MethodResult> made_together = {});
+
+  // The same in each precision asked for, with one λ for both, its images
   // written under @p prefix and its table as PREFIX_varying_KIND_PRECISION.dat; the PSNR
   // against @p original when there is one; @p sampled the field's table for the
   // image's size; @p sigma the noise's level for the discrepancy principle, none

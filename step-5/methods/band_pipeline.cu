@@ -59,16 +59,18 @@ namespace step5
   } // namespace
 
   template <typename T>
-  BandPipeline<T>::BandPipeline(const Psf &psf, int rows, int cols, const lab::Gemm<T> &gemm, int panel_width)
-    : BandPipeline(constant_field(psf), rows, cols, gemm, panel_width)
+  BandPipeline<T>::BandPipeline(const Psf &psf, int rows, int cols, const lab::Gemm<T> &gemm, int panel_width,
+                                int channels)
+    : BandPipeline(constant_field(psf), rows, cols, gemm, panel_width, channels)
   {
   }
 
   template <typename T>
-  BandPipeline<T>::BandPipeline(const PsfField &psf, int rows, int cols, const lab::Gemm<T> &gemm, int panel_width)
-    : rows_(rows), cols_(cols), least_panel_(least_panel_width(psf, cols, panel_width)),
+  BandPipeline<T>::BandPipeline(const PsfField &psf, int rows, int cols, const lab::Gemm<T> &gemm, int panel_width,
+                                int channels)
+    : rows_(rows), cols_(cols), channels_(channels), least_panel_(least_panel_width(psf, cols, panel_width)),
       layout_(layout_for<T>(psf, rows, cols, least_panel_)), gemm_(gemm), band_(layout_.elements()),
-      b_(static_cast<std::size_t>(layout_.n)),
+      b_(static_cast<std::size_t>(layout_.n) * channels),
       cholesky_workspace_(pipeline_cholesky<T>().workspace_elements(layout_.n, least_panel_)),
       solve_workspace_(step3::substitution_workspace(layout_.n, one_column)), info_(1)
   {
@@ -82,26 +84,30 @@ namespace step5
       args.stream = stream;
       pipeline_cholesky<T>().factorize(args);
     });
-    // The solves, L⁻ᵀ (L⁻¹ b), in place in b.
+    // The solves, L⁻ᵀ (L⁻¹ b_c), in place in b, channel after channel (one right-hand
+    // side each: step-3's chained substitution).
     solves_.capture([&](cudaStream_t stream) {
-      step3::solve_with_cholesky_factor(args.a, args.n, args.ld, b_.data(), one_column, one_column,
-                                        solve_workspace_.data(), info_.data(), gemm_, stream, layout_.bandwidth);
+      for (int c = 0; c < channels_; ++c)
+        step3::solve_with_cholesky_factor(args.a, args.n, args.ld, b_.data() + static_cast<long>(c) * layout_.n,
+                                          one_column, one_column, solve_workspace_.data(), info_.data(), gemm_,
+                                          stream, layout_.bandwidth);
     });
   }
 
   template <typename T>
-  double BandPipeline<T>::device_bytes(const Psf &psf, int rows, int cols, int panel_width)
+  double BandPipeline<T>::device_bytes(const Psf &psf, int rows, int cols, int panel_width, int channels)
   {
-    return device_bytes(constant_field(psf), rows, cols, panel_width);
+    return device_bytes(constant_field(psf), rows, cols, panel_width, channels);
   }
 
   template <typename T>
-  double BandPipeline<T>::device_bytes(const PsfField &psf, int rows, int cols, int panel_width)
+  double BandPipeline<T>::device_bytes(const PsfField &psf, int rows, int cols, int panel_width, int channels)
   {
     const int least_panel = least_panel_width(psf, cols, panel_width);
     const BandLayout layout = layout_for<T>(psf, rows, cols, least_panel);
-    // The band, b, and the workspaces of the factorisation and of the solves.
-    const double elements = double(layout.elements()) + layout.n +
+    // The band, the channels' b, and the workspaces of the factorisation and of the
+    // solves.
+    const double elements = double(layout.elements()) + double(layout.n) * channels +
                             double(pipeline_cholesky<T>().workspace_elements(layout.n, least_panel)) +
                             double(step3::substitution_workspace(layout.n, one_column));
     return elements * sizeof(T);
@@ -113,7 +119,9 @@ namespace step5
     StageTimes times;
     timed(times.normal, [&] {
       assemble_normal_band(psf, rows_, cols_, lambda, layout_, band_.data(), nullptr);
-      blur_transpose_on_device(psf, rows_, cols_, g, b_.data(), nullptr);
+      const long n = layout_.n;
+      for (int c = 0; c < channels_; ++c)
+        blur_transpose_on_device(psf, rows_, cols_, g + c * n, b_.data() + c * n, nullptr);
     });
     timed(times.factor, [&] { factorisation_.launch(); });
     int info = 0;
@@ -123,7 +131,7 @@ namespace step5
       return times;
     timed(times.solve, [&] {
       solves_.launch();
-      LAB_CHECK(cudaMemcpyAsync(f, b_.data(), layout_.n * sizeof(T), cudaMemcpyDeviceToDevice, nullptr));
+      LAB_CHECK(cudaMemcpyAsync(f, b_.data(), b_.count() * sizeof(T), cudaMemcpyDeviceToDevice, nullptr));
     });
     LAB_CHECK(cudaDeviceSynchronize());
     return times;

@@ -35,6 +35,9 @@
 // 2b + 1 entries at most (2p.rows − 1)(2p.cols − 1) are not zero. A sparse direct
 // solver with a fill-reducing ordering exploits that too; this pipeline exploits only
 // the band, which keeps every product dense and large, the shape a GPU wants.
+//
+// As the dense pipeline, a band pipeline made for k channels (a colour picture)
+// factorises once and solves for the k channels one after another.
 
 #include "gpu/band_matrix.h"
 #include "gpu/blur_gpu.h"
@@ -56,27 +59,31 @@ namespace step5
     // with @p psf (its size sets the bandwidth), the products @p gemm and panels at
     // least @p panel_width wide (variant 9 takes up to twice that; 0: the width measured
     // best for the band, band_pipeline.cu; else at least 64, a substitution block), and
-    // records the factorisation and the solves.
-    BandPipeline(const Psf &psf, int rows, int cols, const lab::Gemm<T> &gemm, int panel_width = 0);
+    // records the factorisation and the solves of @p channels channels.
+    BandPipeline(const Psf &psf, int rows, int cols, const lab::Gemm<T> &gemm, int panel_width = 0,
+                 int channels = 1);
 
     // The same for a PSF field (psf_field.h): its picture's size sets the bandwidth,
     // as one PSF's does (varying_blur.h), and run() is then given the field's
     // DevicePsf.
-    BandPipeline(const PsfField &field, int rows, int cols, const lab::Gemm<T> &gemm, int panel_width = 0);
+    BandPipeline(const PsfField &field, int rows, int cols, const lab::Gemm<T> &gemm, int panel_width = 0,
+                 int channels = 1);
 
     // The GPU memory the constructor takes.
-    static double device_bytes(const Psf &psf, int rows, int cols, int panel_width = 0);
-    static double device_bytes(const PsfField &field, int rows, int cols, int panel_width = 0);
+    static double device_bytes(const Psf &psf, int rows, int cols, int panel_width = 0, int channels = 1);
+    static double device_bytes(const PsfField &field, int rows, int cols, int panel_width = 0, int channels = 1);
 
-    // f from g (images on the device). The times: normal (A assembled from the PSF,
-    // and b = Hᵀg), factor, solve; build stays 0 (there is no H).
+    // f from g (images on the device, the pipeline's channels one after another). The
+    // times: normal (A assembled from the PSF, and each Hᵀg_c), factor, solve; build
+    // stays 0 (there is no H).
     StageTimes run(const DevicePsf<T> &psf, T lambda, const T *g, T *f);
 
   private:
-    int rows_, cols_;
+    int rows_, cols_, channels_;
     int least_panel_;   // the panel width variant 9 is given (it takes up to twice that)
     BandLayout layout_; // laid out for the width it takes
     lab::Gemm<T> gemm_;
+    // b_: the channels' Hᵀg_c one after another, each solved in place.
     lab::DeviceBuffer<T> band_, b_, cholesky_workspace_, solve_workspace_;
     lab::DeviceBuffer<int> info_;
     lab::CudaGraph factorisation_, solves_;

@@ -1,5 +1,6 @@
 // The dense pipeline (see dense_pipeline.h).
 #include "methods/dense_pipeline.h"
+#include "gpu/channel_layout.h"
 #include "gpu/gram_matrix.h"
 
 #include <solve_and_spd_inverse/spd_inverse.h>  // step-3: A⁻¹ = XᵀX
@@ -9,6 +10,7 @@
 #include <lab/cuda_check.h>
 
 #include <stdexcept>
+#include <string>
 
 namespace step5
 {
@@ -22,10 +24,11 @@ namespace step5
   }
 
   template <typename T>
-  DensePipeline<T>::DensePipeline(int rows, int cols, bool with_inverse)
-    : rows_(rows), cols_(cols), n_(rows * cols), with_inverse_(with_inverse),
+  DensePipeline<T>::DensePipeline(int rows, int cols, bool with_inverse, int channels)
+    : rows_(rows), cols_(cols), n_(rows * cols), channels_(channels), with_inverse_(with_inverse),
       h_(static_cast<std::size_t>(n_) * n_), a_(static_cast<std::size_t>(n_) * n_),
-      x_(with_inverse ? static_cast<std::size_t>(n_) * n_ : 0), b_(n_),
+      x_(with_inverse ? static_cast<std::size_t>(n_) * n_ : 0), b_(static_cast<std::size_t>(n_) * channels),
+      solution_(static_cast<std::size_t>(n_) * channels),
       cholesky_workspace_(pipeline_cholesky<T>().workspace_elements(n_, step2::default_panel_width<T>())),
       inverse_workspace_(with_inverse ? best_inverse<T>().workspace_elements(n_) : 0),
       solve_workspace_(step3::substitution_workspace(n_, one_column)), info_(1), cusolver_(n_, n_)
@@ -33,13 +36,21 @@ namespace step5
   }
 
   template <typename T>
-  double DensePipeline<T>::device_bytes(int rows, int cols, bool with_inverse)
+  double DensePipeline<T>::device_bytes(int rows, int cols, bool with_inverse, int channels)
   {
     const double n = double(rows) * cols;
     const double matrices = with_inverse ? 3 : 2;
     // The n² matrices, plus the factorisation's panel workspace and cuSOLVER's (both
-    // a few panels of n numbers), generously.
-    return (matrices * n * n + 8.0 * n * step2::default_panel_width<T>()) * sizeof(T);
+    // a few panels of n numbers) and the right-hand sides, generously.
+    return (matrices * n * n + 8.0 * n * step2::default_panel_width<T>() + 4.0 * n * channels) * sizeof(T);
+  }
+
+  template <typename T>
+  void DensePipeline<T>::require_one_channel() const
+  {
+    if (channels_ != 1)
+      throw std::logic_error("step5::DensePipeline: this run solves one channel, the pipeline was made for " +
+                             std::to_string(channels_));
   }
 
   // @sect3{Stage 2: the normal equations}
@@ -49,8 +60,10 @@ namespace step5
   // lower triangle by rows; the vendor's pipeline by cuBLAS's SYRK on H stored as SYRK
   // runs fastest at that size, the lower triangle by columns (the upper one by rows).
   // λ is then added to the diagonal by a small kernel. b = Hᵀg is a product with one
-  // column: with op(H) = Hᵀ on H by rows, and with no transpose on H by columns
-  // (which, read by rows, is Hᵀ). The thesis' formula needs HHᵀ instead.
+  // column per channel: with op(H) = Hᵀ on H by rows, and with no transpose on H by
+  // columns (which, read by rows, is Hᵀ). The channels, k images one after another,
+  // are G's columns read as Gᵀ by rows (channel_layout.h): op(G) = Gᵀ, except for one
+  // channel, which is a column as it lies. The thesis' formula needs HHᵀ instead.
   //
   // A is poisoned (NaN) before every run: the triangle a pipeline does not write stays
   // NaN, so a stage that read it by mistake, or a pipeline that wrote nothing, shows
@@ -80,8 +93,10 @@ namespace step5
       add_to_diagonal_kernel<<<(n + 255) / 256, 256>>>(a_.data(), n, lambda);
       LAB_CHECK_LAUNCH();
       const lab::Op transpose_h = storage == Storage::by_columns ? lab::Op::none : lab::Op::transpose;
-      gemm(lab::gemm_args<T>({n, one_column, n, transpose_h, lab::Op::none}, 1, h_.data(), n, g, one_column, 0,
-                             b_.data(), one_column),
+      const int k = channels_;
+      const lab::Op op_g = k == 1 ? lab::Op::none : lab::Op::transpose;
+      gemm(lab::gemm_args<T>({n, k, n, transpose_h, op_g}, 1, h_.data(), n, g, k == 1 ? one_column : n, 0,
+                             b_.data(), k),
            nullptr);
     });
   }
@@ -100,6 +115,7 @@ namespace step5
                                                const lab::Gemm<T> &gemm,
                                                const std::function<int(const T *, const T *, T *)> &solve_system, T *f)
   {
+    require_one_channel();
     StageTimes times;
     form_system(psf, lambda, g, gemm, nullptr, false, times);
     int info = 0;
@@ -116,6 +132,7 @@ namespace step5
                                                       const std::function<int(T *, const T *, T *)> &solve_system,
                                                       T *f)
   {
+    require_one_channel();
     StageTimes times;
     form_system(psf, lambda, g, lab::cublas_gemm_exact<T>(cublas), &cublas, false, times);
     int info = 0;
@@ -144,17 +161,21 @@ namespace step5
     if (times.failed_column >= 0)
       return times;
 
-    // Route (b): f = L⁻ᵀ (L⁻¹ b), in place in f_solve.
+    // Route (b): f_c = L⁻ᵀ (L⁻¹ b_c), channel by channel in place in f_solve: step-3's
+    // chained substitution, its fastest for one right-hand side (channels_together.h
+    // says why not all at once).
+    const int k = channels_;
     timed(times.solve, [&] {
-      LAB_CHECK(cudaMemcpyAsync(f_solve, b_.data(), n * sizeof(T), cudaMemcpyDeviceToDevice, nullptr));
-      step3::solve_with_cholesky_factor(a_.data(), n, n, f_solve, one_column, one_column,
-                                        solve_workspace_.data(), info_.data(), gemm, nullptr);
+      columns_to_channels(b_.data(), n, k, f_solve, nullptr);
+      for (int c = 0; c < k; ++c)
+        step3::solve_with_cholesky_factor(a_.data(), n, n, f_solve + static_cast<long>(c) * n, one_column,
+                                          one_column, solve_workspace_.data(), info_.data(), gemm, nullptr);
     });
     if (!with_inverse_)
       return times;
 
     // Route (a): X = L⁻¹, then A⁻¹ = XᵀX into H's array (H is no longer needed),
-    // then f = A⁻¹ b.
+    // then F = A⁻¹ B.
     timed(times.invert, [&] {
       best_inverse<T>().invert(
         step3::inverse_args<T>(a_.data(), n, n, x_.data(), info_.data(), inverse_workspace_.data(), gemm));
@@ -162,9 +183,10 @@ namespace step5
     T *const inverse = h_.data();
     timed(times.inverse, [&] { step3::inverse_from_factor_inverse(x_.data(), n, n, inverse, n, gemm, nullptr); });
     timed(times.apply, [&] {
-      gemm(lab::gemm_args<T>({n, one_column, n, lab::Op::none, lab::Op::none}, 1, inverse, n, b_.data(), one_column, 0,
-                             f_inverse, one_column),
+      gemm(lab::gemm_args<T>({n, k, n, lab::Op::none, lab::Op::none}, 1, inverse, n, b_.data(), k, 0,
+                             solution_.data(), k),
            nullptr);
+      columns_to_channels(solution_.data(), n, k, f_inverse, nullptr);
     });
     LAB_CHECK(cudaDeviceSynchronize());
     return times;
@@ -183,10 +205,11 @@ namespace step5
     times.failed_column = failed_column();
     if (times.failed_column >= 0)
       return times;
+    // potrs reads B by columns: the channels as they lie, one after another.
     timed(times.solve, [&] {
-      LAB_CHECK(cudaMemcpyAsync(f, b_.data(), n_ * sizeof(T), cudaMemcpyDeviceToDevice, nullptr));
+      columns_to_channels(b_.data(), n_, channels_, f, nullptr);
       using Factor = typename step2::CusolverCholesky<T>::Factor;
-      cusolver_.solve(a_.data(), Factor::as_potrf_left_it, f, one_column, n_, info_.data(), nullptr);
+      cusolver_.solve(a_.data(), Factor::as_potrf_left_it, f, channels_, n_, info_.data(), nullptr);
     });
     LAB_CHECK(cudaDeviceSynchronize());
     return times;

@@ -24,6 +24,12 @@
 // cuBLAS's: the difference between the two runs is the cost of the course's own
 // products. A third run is the vendor's pipeline, cuBLAS for the products (SYRK for
 // A) and cuSOLVER's potrf and potrs. Each stage is timed by CUDA events on the stream.
+//
+// A colour picture's three channels share H, so they share A and its factor: a
+// pipeline made for k channels forms A and its right-hand sides B = Hᵀ[g₁ … g_k] once
+// (one product each: channel_layout.h), factorises A once, and solves for the
+// channels one after another (channels_together.h says what that saves, and why one
+// after another).
 
 #include "gpu/blur_gpu.h"
 #include "methods/pipeline_stages.h"
@@ -43,17 +49,20 @@ namespace step5
   class DensePipeline
   {
   public:
-    // Allocates everything for rows × cols images: H, A and (with the inverse route)
-    // X, n² numbers each, and the workspaces of the factorisation, the inverse and the
-    // solves. Nothing is allocated while a stage runs.
-    DensePipeline(int rows, int cols, bool with_inverse);
+    // Allocates everything for rows × cols images of @p channels channels: H, A and
+    // (with the inverse route) X, n² numbers each, and the workspaces of the
+    // factorisation, the inverse and the solves. Nothing is allocated while a stage
+    // runs.
+    DensePipeline(int rows, int cols, bool with_inverse, int channels = 1);
 
     // The GPU memory the constructor takes (and cuSOLVER's workspace, roughly).
-    static double device_bytes(int rows, int cols, bool with_inverse);
+    static double device_bytes(int rows, int cols, bool with_inverse, int channels = 1);
 
     // The course's pipeline on the products @p gemm: f_solve by route (b) and, when
     // the pipeline has the inverse route, f_inverse by route (a) (else ignored).
-    // g, f_solve, f_inverse: images on the device.
+    // g, f_solve, f_inverse: images on the device, the pipeline's channels one after
+    // another, as for the vendor's runs below. The two runs with a solver of their own
+    // solve one channel (their solvers take one right-hand side).
     StageTimes run(const DevicePsf<T> &psf, T lambda, const T *g, const lab::Gemm<T> &gemm, T *f_solve,
                    T *f_inverse);
 
@@ -91,10 +100,12 @@ namespace step5
     }
 
   private:
+    // Refuses (std::logic_error) a run of one channel on a pipeline made for more.
+    void require_one_channel() const;
     // Stages 1 and 2 with the given products: H by rows and A's lower triangle by the
     // recursion of gram_matrix.h on them or, given @p vendor, the vendor's way (H
     // stored as SYRK runs fastest, A by cuBLAS's SYRK: gram_matrix.h); A = HHᵀ + λI
-    // instead when @p thesis.
+    // instead when @p thesis. B = Hᵀ G, the channels as its columns (n × k by rows).
     void form_system(const DevicePsf<T> &psf, T lambda, const T *g, const lab::Gemm<T> &gemm, lab::Cublas *vendor,
                      bool thesis, StageTimes &times);
     // potrf and potrs on the system of the right formula or of the thesis' one.
@@ -103,9 +114,11 @@ namespace step5
     // Reads the factorisation's info (a synchronisation, after the stage's events).
     int failed_column() const;
 
-    int rows_, cols_, n_;
+    int rows_, cols_, n_, channels_;
     bool with_inverse_;
-    lab::DeviceBuffer<T> h_, a_, x_, b_;
+    // b_: B, n × k by rows; solution_: the inverse route's F = A⁻¹B in the same
+    // layout, before it goes to the caller's f channel by channel.
+    lab::DeviceBuffer<T> h_, a_, x_, b_, solution_;
     lab::DeviceBuffer<T> cholesky_workspace_, inverse_workspace_, solve_workspace_;
     lab::DeviceBuffer<int> info_;
     step2::CusolverCholesky<T> cusolver_;

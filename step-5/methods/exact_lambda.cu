@@ -19,61 +19,89 @@ namespace step5
 {
   namespace
   {
+    // The pixels of all channels: the n of the target n σ².
+    double pixels(const std::vector<lab::Matrix<double>> &degraded)
+    {
+      double n = 0;
+      for (const lab::Matrix<double> &channel : degraded)
+        n += static_cast<double>(channel.size());
+      return n;
+    }
+
     // The search of lambda_choice.h for the target n σ², timed, its text saying which
     // solver (@p solver) gave the residuals.
     ResidualSearch timed_search(const std::function<double(double)> &residual_norm2,
-                                const lab::Matrix<double> &degraded, double sigma, const LambdaRange &range,
-                                double start, const std::string &solver)
+                                const std::vector<lab::Matrix<double>> &degraded, double sigma,
+                                const LambdaRange &range, double start, const std::string &solver)
     {
       lab::HostTimer timer;
       timer.start();
-      ResidualSearch search = find_lambda_where_residual_meets(
-        residual_norm2, static_cast<double>(degraded.size()) * sigma * sigma, range, start);
-      search.how = "discrepancy principle (the exact equations, " + solver +
+      ResidualSearch search = find_lambda_where_residual_meets(residual_norm2, pixels(degraded) * sigma * sigma, range,
+                                                               start);
+      const std::string channels =
+        degraded.size() > 1 ? ", summed over " + std::to_string(degraded.size()) + " channels, sigma their RMS" : "";
+      search.how = "discrepancy principle (the exact equations, " + solver + channels +
                    "): ||H f - g||^2 = n sigma^2 with sigma = " + lab::format_or_dash(sigma, "%.3g") + " " +
                    search.how + " (" + lab::format_milliseconds(timer.milliseconds()) + " ms)";
       return search;
     }
   } // namespace
 
-  // Every trial λ is one CG solve from f = 0 into the problem's f and one blur of it
-  // into f_inverse, whose distance from g is measured on the host in double.
+  // Every trial λ is one CG solve per channel from f = 0 into the problem's f and one
+  // blur of it into f_inverse, whose distance from g is measured on the host in double.
   template <typename T>
-  ResidualSearch choose_lambda_by_exact_discrepancy(DeviceProblem<T> &problem, const lab::Matrix<double> &degraded,
-                                                    double sigma, const LambdaRange &range, double start)
+  ResidualSearch choose_lambda_by_exact_discrepancy(const std::vector<DeviceProblem<T> *> &problems,
+                                                    const std::vector<lab::Matrix<double>> &degraded, double sigma,
+                                                    const LambdaRange &range, double start)
   {
-    const int rows = problem.rows, cols = problem.cols;
+    const int rows = problems.front()->rows, cols = problems.front()->cols;
     ConjugateGradients<T> cg(rows, cols);
     const auto residual_norm2 = [&](double lambda) {
-      cg.solve(problem.psf, static_cast<T>(lambda), problem.g.data(), problem.f.data(), iterative_tolerance<T>(),
-               cg_iteration_limit(rows, cols));
-      blur_on_device(problem.psf, rows, cols, problem.f.data(), problem.f_inverse.data(), nullptr);
-      return lab::mean_squared_error(problem.download(problem.f_inverse), degraded) * static_cast<double>(degraded.size());
+      double sum = 0;
+      for (std::size_t c = 0; c < problems.size(); ++c)
+        {
+          DeviceProblem<T> &problem = *problems[c];
+          cg.solve(problem.psf, static_cast<T>(lambda), problem.g.data(), problem.f.data(), iterative_tolerance<T>(),
+                   cg_iteration_limit(rows, cols));
+          blur_on_device(problem.psf, rows, cols, problem.f.data(), problem.f_inverse.data(), nullptr);
+          sum += lab::mean_squared_error(problem.download(problem.f_inverse), degraded[c]) *
+                 static_cast<double>(degraded[c].size());
+        }
+      return sum;
     };
     return timed_search(residual_norm2, degraded, sigma, range, start, "CG");
   }
 
-  // Every trial λ is one factorisation and solve by CHOLMOD, in double, and one blur
-  // on the CPU. A factorisation that fails (λ so small that A is not positive definite
-  // in double) counts as an infinite residual: the search then moves to larger λ.
+  // Every trial λ is one factorisation and solve by CHOLMOD per channel, in double,
+  // and one blur on the CPU. A factorisation that fails (λ so small that A is not
+  // positive definite in double) counts as an infinite residual: the search then
+  // moves to larger λ.
   ResidualSearch choose_lambda_by_exact_discrepancy_on_cpu(const SampledField &field,
-                                                           const lab::Matrix<double> &degraded, double sigma,
-                                                           const LambdaRange &range, double start)
+                                                           const std::vector<lab::Matrix<double>> &degraded,
+                                                           double sigma, const LambdaRange &range, double start)
   {
-    const lab::Matrix<double> b = blur_transpose(field, degraded);
+    std::vector<lab::Matrix<double>> b;
+    for (const lab::Matrix<double> &channel : degraded)
+      b.push_back(blur_transpose(field, channel));
     const auto residual_norm2 = [&](double lambda) {
-      const SparseCholeskySolution solution = sparse_cholesky_solve(normal_matrix_stencil(field, lambda), b);
-      if (solution.f.size() == 0)
-        return std::numeric_limits<double>::infinity();
-      return lab::mean_squared_error(blur(field, solution.f), degraded) * static_cast<double>(degraded.size());
+      const NormalStencil a = normal_matrix_stencil(field, lambda);
+      double sum = 0;
+      for (std::size_t c = 0; c < degraded.size(); ++c)
+        {
+          const SparseCholeskySolution solution = sparse_cholesky_solve(a, b[c]);
+          if (solution.f.size() == 0)
+            return std::numeric_limits<double>::infinity();
+          sum += lab::mean_squared_error(blur(field, solution.f), degraded[c]) * static_cast<double>(degraded[c].size());
+        }
+      return sum;
     };
     return timed_search(residual_norm2, degraded, sigma, range, start, "CHOLMOD");
   }
 
-  template ResidualSearch choose_lambda_by_exact_discrepancy<float>(DeviceProblem<float> &,
-                                                                    const lab::Matrix<double> &, double,
+  template ResidualSearch choose_lambda_by_exact_discrepancy<float>(const std::vector<DeviceProblem<float> *> &,
+                                                                    const std::vector<lab::Matrix<double>> &, double,
                                                                     const LambdaRange &, double);
-  template ResidualSearch choose_lambda_by_exact_discrepancy<double>(DeviceProblem<double> &,
-                                                                     const lab::Matrix<double> &, double,
+  template ResidualSearch choose_lambda_by_exact_discrepancy<double>(const std::vector<DeviceProblem<double> *> &,
+                                                                     const std::vector<lab::Matrix<double>> &, double,
                                                                      const LambdaRange &, double);
 } // namespace step5

@@ -35,23 +35,30 @@
 
 #include <lab/matrix.h>
 
+#include <vector>
+
 namespace step5
 {
   // The λ in @p range at which the exact residual ‖H f_λ − g‖² meets n σ² (σ the
   // noise's level per pixel, g = @p degraded), f_λ from conjugate gradients in
   // precision T to the iterative methods' tolerance (restoration.h), the search
-  // started at @p start. @p problem is the image's problem on the device (one PSF or a
-  // field), the one the methods then restore (its f and f_inverse are overwritten).
-  // The text says how many solves the search took and how long (they are not part of
-  // any method's time, as choosing λ by the periodic rules is not).
+  // started at @p start. @p problems holds the image's problem on the device (one PSF or
+  // a field), the one the methods then restore (its f and f_inverse are overwritten);
+  // a colour picture's channels share one λ (their direct methods share one
+  // factorisation, channels_together.h), and for them the residuals and the targets
+  // add up: one problem per channel of @p degraded, and σ the channels' RMS level, so
+  // that the target is the sum of the channels' n σ_c². The text says how many solves
+  // the search took and how long (they are not part of any method's time, as choosing
+  // λ by the periodic rules is not).
   template <typename T>
-  ResidualSearch choose_lambda_by_exact_discrepancy(DeviceProblem<T> &problem, const lab::Matrix<double> &degraded,
-                                                    double sigma, const LambdaRange &range, double start);
+  ResidualSearch choose_lambda_by_exact_discrepancy(const std::vector<DeviceProblem<T> *> &problems,
+                                                    const std::vector<lab::Matrix<double>> &degraded, double sigma,
+                                                    const LambdaRange &range, double start);
 
   // The same without a GPU, each f_λ by CHOLMOD's sparse Cholesky (sparse_cholesky.h)
-  // in double: a factorisation per λ, about a second at 256² (where have_cholmod()).
-  // @p field is the blur, one PSF as constant_field's.
+  // in double: a factorisation per λ and channel, about a second at 256² (where
+  // have_cholmod()). @p field is the blur, one PSF as constant_field's.
   ResidualSearch choose_lambda_by_exact_discrepancy_on_cpu(const SampledField &field,
-                                                           const lab::Matrix<double> &degraded, double sigma,
-                                                           const LambdaRange &range, double start);
+                                                           const std::vector<lab::Matrix<double>> &degraded,
+                                                           double sigma, const LambdaRange &range, double start);
 } // namespace step5

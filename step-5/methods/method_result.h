@@ -42,6 +42,8 @@ namespace step5
     MethodKind kind = MethodKind::filter;
     lab::Matrix<double> image;
     double milliseconds = 0;   // the whole method, from g on the GPU to f on the GPU
+    int channels_together = 1; // the channels its run restored at once (channels_together.h):
+                               // milliseconds and stages are theirs together
     StageTimes stages;         // a pipeline's stages
     SparseCholeskyReport sparse; // the sparse Cholesky's stages and what it found
     IterationReport iterations; // an iterative method's

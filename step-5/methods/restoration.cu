@@ -286,7 +286,7 @@ namespace step5
                                                       const RestoreOptions &options, lab::Cublas *cublas,
                                                       DeviceProblem<T> *given)
   {
-    std::vector<MethodResult> results;
+    std::vector<MethodResult> results = options.made_together;
     const int rows = degraded.rows(), cols = degraded.cols();
     // b = Hᵀg in double on the CPU: the CPU methods' right-hand side, and every
     // method's check.

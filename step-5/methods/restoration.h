@@ -37,6 +37,11 @@ namespace step5
     int gauss_seidel_sweeps = 2000;       // and the most sweeps it may take
     bool sparse_cholesky = false; // CHOLMOD's sparse Cholesky on the CPU (where have_cholmod())
     bool use_gpu = true;
+    // Results made elsewhere for this image, taken as they are and reported with the
+    // others: a colour picture's direct pipelines, which restore its channels together
+    // (channels_together.h), for one of its channels. They come first, where the
+    // dense pipelines would.
+    std::vector<MethodResult> made_together;
   };
 
   // The GPU memory the TF32 pipeline needs beside H and A (a dense pipeline without the

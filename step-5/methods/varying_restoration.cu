@@ -113,7 +113,7 @@ namespace step5
     if (options.use_gpu && (problem == nullptr || cublas == nullptr))
       throw std::invalid_argument("step5::restore_with_field: the GPU methods need the field's problem on the "
                                   "device and a cuBLAS handle");
-    std::vector<MethodResult> results;
+    std::vector<MethodResult> results = options.made_together;
     const Psf &mean = sampled.mean;
     lab::HostTimer timer;
     const lab::Matrix<double> b = blur_transpose(sampled, degraded);

@@ -133,9 +133,9 @@ namespace step5
       write_picture(start + "original", original);
     write_picture(start + "degraded", degraded);
     std::printf("    colour (%s), the three channels together:\n", label.c_str());
-    std::printf("    %-46s %9s\n", "method", "PSNR dB");
+    std::printf("    %-46s %12s %9s\n", "method", "ms (picture)", "PSNR dB");
     const double before = known ? colour_psnr(original, degraded) : std::nan("");
-    std::printf("    %-46s %9s\n", "degraded (the input)", lab::format_or_dash(before, "%.2f").c_str());
+    std::printf("    %-46s %12s %9s\n", "degraded (the input)", "", lab::format_or_dash(before, "%.2f").c_str());
     const MethodResult *exact = nullptr;
     double exact_psnr = 0;
     for (std::size_t m = 0; m < channels.front().size(); ++m)
@@ -150,7 +150,15 @@ namespace step5
         const MethodResult &method = channels.front()[m];
         write_picture(start + method.name, restored);
         const double psnr = known ? colour_psnr(original, restored) : std::nan("");
-        std::printf("    %-46s %9s\n", method.description.c_str(), lab::format_or_dash(psnr, "%.2f").c_str());
+        // The picture's time: the channels' one after another, or once for a run that
+        // restored them together.
+        double milliseconds = 0;
+        for (const std::vector<MethodResult> &channel : channels)
+          milliseconds += channel[m].milliseconds;
+        if (method.channels_together > 1)
+          milliseconds = method.milliseconds;
+        std::printf("    %-46s %12.2f %9s\n", method.description.c_str(), milliseconds,
+                    lab::format_or_dash(psnr, "%.2f").c_str());
         if (!exact && method.equations == Equations::normal)
           {
             exact = &method;

@@ -50,12 +50,14 @@ namespace step5
 
   // @sect3{A colour picture}
   //
-  // A colour picture is restored channel by channel, each as a grey image of its own
-  // with its own λ (the noise of a camera's red, green and blue need not be the same),
-  // and reported as such. Then the three restorations of each method are put back
-  // together: written as a 16-bit PPM and a PNG under @p folder as PREFIX_NAME (the
-  // original and the degraded picture too), and judged over all three channels, by
-  // the PSNR of the mean of the three mean squared errors. @p channels holds each
+  // A colour picture is restored with one λ for its three channels (image_lambda.h),
+  // its direct methods on the three together and the others channel by channel
+  // (channels_together.h), and each channel is reported as a grey image of its own.
+  // Then the three restorations of each method are put back together: written as a
+  // 16-bit PPM and a PNG under @p folder as PREFIX_NAME (the original and the
+  // degraded picture too), and judged over all three channels, by the PSNR of the
+  // mean of the three mean squared errors, beside the picture's time (the channels'
+  // times added up, or the one run's that restored them together). @p channels holds each
   // channel's results (for one precision), in the order red, green, blue; the line
   // closing the picture checks, as report_gain does for a channel, that the first
   // method of the exact equations restored it above the degraded picture, where

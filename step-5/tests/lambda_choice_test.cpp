@@ -5,7 +5,10 @@
 // discrepancy principle meeting its target, both rules choosing a λ near the best one
 // on a blurred, noisy phantom, mirroring rescuing the discrepancy principle on an
 // image whose opposite edges differ, the ends of the range, the search that gets by
-// with few residuals (for a PSF field, where each costs a solve), and the refusals.
+// with few residuals (for a PSF field, where each costs a solve), one λ for a colour
+// picture's channels, and the refusals.
+#include "image_lambda.h"
+#include "methods/sparse_cholesky.h"
 #include "model/blur_model.h"
 #include "model/lambda_choice.h"
 #include "model/psf.h"
@@ -474,6 +477,63 @@ TEST_CASE("step-5 CPU: where opposite edges differ, the exact residual makes the
 }
 
 // @sect3{Refusals}
+// @sect3{One λ for a colour picture}
+//
+// Three channels of different noise (σ = 0.005, 0.01, 0.02) get one λ: between the
+// smallest and the largest of the channels' own choices and, where the build has
+// CHOLMOD for the exact search, the λ at which the channels' exact residuals, summed,
+// meet the sum of their n σ_c², computed here by dense Cholesky solves, not by the
+// search's own solver.
+TEST_CASE("step-5 CPU: a colour picture's one lambda meets the channels' discrepancies summed")
+{
+  const int side = 20, n = side * side;
+  const Psf psf = step5::gaussian_psf(1.5, 9);
+  const std::vector<double> sigmas = {0.005, 0.01, 0.02};
+  const Image phantom = lab::shepp_logan(side);
+  std::vector<Image> channels;
+  for (std::size_t c = 0; c < sigmas.size(); ++c)
+    {
+      Image f = phantom;
+      for (std::size_t i = 0; i < f.size(); ++i)
+        f.data()[i] = 0.2 + (0.3 + 0.2 * double(c)) * f.data()[i];
+      channels.push_back(lab::add_gaussian_noise(step5::blur(psf, f), sigmas[c], 40 + c));
+    }
+  const step5::SampledField field = step5::sample_field(step5::constant_field(psf), side, side);
+  const std::vector<step5::DeviceProblem<double> *> no_gpu;
+  double smallest = std::numeric_limits<double>::infinity(), largest = 0;
+  for (std::size_t c = 0; c < channels.size(); ++c)
+    {
+      const double own = step5::choose_image_lambda<double>("auto", field, psf, channels[c], sigmas[c], nullptr).lambda;
+      smallest = std::min(smallest, own);
+      largest = std::max(largest, own);
+    }
+  const step5::ImageLambda chosen = step5::choose_picture_lambda<double>(
+    "auto", field, psf, channels, {sigmas[0], sigmas[1], sigmas[2]}, no_gpu);
+  CAPTURE(smallest, largest, chosen.lambda, chosen.detail);
+  CHECK(chosen.lambda >= smallest);
+  CHECK(chosen.lambda <= largest);
+  CHECK(nearly_equal(chosen.sigma, std::sqrt((0.005 * 0.005 + 0.01 * 0.01 + 0.02 * 0.02) / 3), 1e-12));
+  if (!step5::have_cholmod())
+    return;
+  // The exact residuals at the chosen λ, summed over the channels.
+  const Image h = step5::blur_matrix<double>(psf, side, side), h_t = lab::transposed(h);
+  Image normal = product(h_t, h);
+  for (int i = 0; i < n; ++i)
+    normal(i, i) += chosen.lambda;
+  double residual = 0, target = 0;
+  for (std::size_t c = 0; c < channels.size(); ++c)
+    {
+      const Image f = unstacked(cholesky_solve(normal, product(h_t, stacked(channels[c]))), side, side);
+      const Image blurred = step5::blur(psf, f);
+      for (std::size_t i = 0; i < blurred.size(); ++i)
+        residual += (blurred.data()[i] - channels[c].data()[i]) * (blurred.data()[i] - channels[c].data()[i]);
+      target += n * sigmas[c] * sigmas[c];
+    }
+  CAPTURE(residual, target);
+  CHECK(contains(chosen.detail, "summed over 3 channels"));
+  CHECK(nearly_equal(residual, target, 0.02));
+}
+
 TEST_CASE("step-5 CPU: the choice of lambda refuses sigma <= 0, NaN, a non-finite pixel and a PSF too large")
 {
   const Psf psf = step5::gaussian_psf(1, 3);

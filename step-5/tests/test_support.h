@@ -118,8 +118,6 @@ namespace step5_test
     return image;
   }
 
-  // The name of a precision, for CAPTURE.
-
   // The dense n × n matrix A = HᵀH + λI of a stencil (blur_model.h), entry by entry.
   inline Image dense_normal_matrix(const step5::NormalStencil &a)
   {

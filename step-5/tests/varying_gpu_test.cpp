@@ -352,7 +352,7 @@ namespace
         const double start = step5::choose_lambda_by_discrepancy(mean, g, sigma, range).lambda;
         step5::DeviceProblem<T> problem(sampled, g);
         const step5::ResidualSearch search =
-          step5::choose_lambda_by_exact_discrepancy<T>(problem, g, sigma, range, start);
+          step5::choose_lambda_by_exact_discrepancy<T>({&problem}, {g}, sigma, range, start);
         CAPTURE(start, search.lambda, search.evaluations, search.how);
         CHECK(!contains(search.how, "not met"));
         CHECK(!contains(search.how, "end of the range"));

@@ -22,10 +22,11 @@
 // σ is known or estimated on its own and each has its periodic choice (a line each);
 // the picture's start is their geometric mean, and the exact search then asks the
 // discrepancy principle of the three together: the residuals' sum meets the sum of
-// the channels' n σ_c². The channels of a photograph are so alike (the same scene, the
-// same blur, noise of about the same level) that their own choices lay within a
-// factor 1.3 of one another on the course's colour photographs (the results page),
-// where a factor 2 in λ costs a fraction of a dB.
+// the channels' n σ_c². The channels of a photograph are alike (the same scene, the
+// same blur, noise of about the same level): on the astronaut photograph their own
+// choices lay within a factor 1.8 of one another at 128² and 1.3 at 256², and the
+// picture restored with its one λ was as good as with each channel's own, 24.04 and
+// 26.68 dB against 24.03 and 26.67 (the results page).
 
 #include "methods/method_runs.h"
 #include "model/lambda_option.h"

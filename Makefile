@@ -8,8 +8,8 @@
 # the GPU found when configuring, else 90), STEP=1 (make run/bench only that step),
 # RESULTS=results/local (the folder make run/bench write to and make plots reads),
 # EXERCISES=a,b (make student blanks only those exercises, make grade grades only
-# those), NAME=naive_product (make exercise), STUDENT=path/to/their/copy and
-# SOLUTIONS=an earlier solutions.dat (make grade).
+# those), NAME=naive_product (make exercise), STUDENTS="copy1 copy2" (or a folder of
+# copies) or STUDENT=one copy, and SOLUTIONS=an earlier solutions.dat (make grade).
 
 BUILD     ?= build
 RESULTS   ?= results/local
@@ -88,19 +88,25 @@ docs: configure
 # The student edition: the course with every exercise's code replaced by a stub, in
 # $(BUILD)/student/lab-course/ and $(BUILD)/student/lab-course-student.tar.gz.
 # EXERCISES=name,name blanks only those (`ctest -V -R docs/exercises` lists them).
+# A refusal (a broken marker, an unknown name) is one line: the build tool's own
+# report of the failed command, kilobytes long, stays in $(BUILD)/student.log.
 student: configure
-	LAB_EXERCISES="$(EXERCISES)" cmake --build $(BUILD) --target student
+	@LAB_EXERCISES="$(EXERCISES)" cmake --build $(BUILD) --target student > $(BUILD)/student.log 2>&1 && \
+	  grep -E '^-- student edition' $(BUILD)/student.log || \
+	  { grep -E '^lab_literate: ' $(BUILD)/student.log || tail -20 $(BUILD)/student.log; exit 1; }
 
 # Feedback on one exercise, in either edition: its tests, a short timing run beside the
 # course's solution and the vendor, one PASS/FAIL line (tools/exercise says more).
 exercise: configure
 	@LAB_CMAKE_ARGS="$(CMAKE_ARGS)" tools/exercise --build $(BUILD) $(NAME)
 
-# Grading a student's copy: every exercise's tests and timing there and here, a table
-# and a plot in $(RESULTS)/grade (tools/grade says more).
+# Grading a class: each copy's exercises laid into a fresh copy of the course and
+# checked and timed there, one table and one plot for the class in a dated folder of
+# $(RESULTS)/grade (tools/grade says more). STUDENTS="a b c" (or a folder of copies),
+# or STUDENT=one.
 grade: configure
 	@LAB_CMAKE_ARGS="$(CMAKE_ARGS)" tools/grade --build $(BUILD) --out $(RESULTS)/grade \
-	  $(if $(EXERCISES),--exercises $(EXERCISES)) $(if $(SOLUTIONS),--solutions $(SOLUTIONS)) $(STUDENT)
+	  $(if $(EXERCISES),--exercises $(EXERCISES)) $(if $(SOLUTIONS),--solutions $(SOLUTIONS)) $(STUDENT) $(STUDENTS)
 
 clean:
 	rm -rf $(BUILD)
@@ -116,8 +122,8 @@ help:
 	@echo "                (EXERCISES=name,name blanks only those exercises)"
 	@echo "make exercise NAME=naive_product"
 	@echo "                one exercise: its tests and a timing beside the solution and the vendor"
-	@echo "make grade STUDENT=path/to/their/copy"
-	@echo "                every exercise of a student's copy: $(RESULTS)/grade/grade.dat and a plot"
+	@echo "make grade STUDENTS=\"copy1 copy2\"  grade a class (or STUDENT=one copy, or a folder of copies)"
+	@echo "                graded on the course's ground: $(RESULTS)/grade/latest/grade.dat and a plot"
 	@echo "                (EXERCISES=name,name only those; SOLUTIONS=solutions.dat of an earlier grading)"
 	@echo "make clean      remove the build folder"
 	@echo "variables       STEP=1 (one step)  CUDA_ARCH=80 (GPU architecture)"

@@ -42,7 +42,7 @@
 // that is malformed, unclosed or nested, or a name used twice, stops the filter with
 // one line naming the file and the line.
 //
-// The tool has six modes (run it without arguments to see them):
+// The tool has seven modes (run it without arguments to see them):
 //
 //   commented  the prose and code blocks of "The commented program";
 //   plain      a source without its prose: "The plain program";
@@ -56,7 +56,10 @@
 //              name is used twice anywhere in those files;
 //   student    the files of the student edition that differ from the course (the
 //              exercises' code replaced by a stub, and the list of blanked names),
-//              for `make student` (docs/student_edition.cmake).
+//              for `make student` (docs/student_edition.cmake);
+//   grading    the files of a student's grading edition: the course's files with
+//              only the exercises' code taken from the student's copy, for
+//              `make grade` (tools/grade).
 //
 // docs/CMakeLists.txt runs page and mainpage for `make docs`, and exercises over
 // every step's sources as the test docs/exercises; commented and plain are there
@@ -661,6 +664,106 @@ std::string step_links(const std::vector<std::string> &steps)
   return text;
 }
 
+// The prose of a step's doc/ files with every other step named in it linked to that
+// step's page: "as step-2 showed" becomes "as @ref step_2 "step-2" showed". Only a
+// name that stands as a word is linked: not a path or a file (step-5/data,
+// step-5.cu, build/step-1/step-1), not inside code (a `span`, a @code or @verbatim
+// block, a <code> or <pre> element), a formula (\f$ ... \f$, \f[ ... \f]), a
+// command's line (@image, @verbinclude, @include, @ref's quoted text), and not the
+// page's own step. @p steps are the course's step names (step-1 … step-5).
+std::string link_step_names(const std::string &text, const std::string &own,
+                            const std::vector<std::string> &steps)
+{
+  std::string out;
+  std::istringstream lines(text);
+  bool in_block = false; // a @code / @verbatim block, or a \f[ formula over lines
+  for (std::string line; std::getline(lines, line);)
+    {
+      const auto first = line.find_first_not_of(" \t");
+      const std::string start = first == std::string::npos ? "" : line.substr(first);
+      const auto starts = [&](const char *word) { return start.rfind(word, 0) == 0; };
+      if (starts("@code") || starts("@verbatim") || starts("\\f["))
+        in_block = true;
+      const bool command_line = starts("@image") || starts("@verbinclude") || starts("@include") ||
+                                starts("@dontinclude") || starts("@snippet");
+      if (in_block || command_line)
+        {
+          out += line + '\n';
+          if (starts("@endcode") || starts("@endverbatim") || line.find("\\f]") != std::string::npos)
+            in_block = false;
+          continue;
+        }
+      // Within the line: skip `code`, \f$ formulas \f$, <code>…</code>, "quoted" text
+      // after @ref, and names that are parts of paths or files.
+      bool in_span = false, in_formula = false, in_code_element = false, in_quote = false;
+      for (std::size_t i = 0; i < line.size();)
+        {
+          if (line[i] == '`')
+            in_span = !in_span;
+          else if (line.compare(i, 3, "\\f$") == 0)
+            {
+              in_formula = !in_formula;
+              out += "\\f$";
+              i += 3;
+              continue;
+            }
+          else if (line.compare(i, 6, "<code>") == 0 || line.compare(i, 5, "<pre>") == 0)
+            in_code_element = true;
+          else if (line.compare(i, 7, "</code>") == 0 || line.compare(i, 6, "</pre>") == 0)
+            in_code_element = false;
+          else if (line[i] == '"')
+            in_quote = !in_quote;
+          const bool free = !in_span && !in_formula && !in_code_element && !in_quote;
+          if (free && line.compare(i, 5, "step-") == 0)
+            {
+              std::size_t end = i + 5;
+              while (end < line.size() && std::isdigit(static_cast<unsigned char>(line[end])))
+                ++end;
+              const std::string name = line.substr(i, end - i);
+              const char before = i > 0 ? line[i - 1] : ' ';
+              const char after = end < line.size() ? line[end] : ' ';
+              const char after2 = end + 1 < line.size() ? line[end + 1] : ' ';
+              const bool part_of_word = std::isalnum(static_cast<unsigned char>(before)) || before == '/' ||
+                                        before == '_' || before == '-' || before == '.' ||
+                                        std::isalnum(static_cast<unsigned char>(after)) || after == '/' ||
+                                        after == '_' || after == '-' ||
+                                        (after == '.' && std::isalnum(static_cast<unsigned char>(after2)));
+              const bool known = std::find(steps.begin(), steps.end(), name) != steps.end();
+              if (end > i + 5 && known && name != own && !part_of_word)
+                {
+                  out += "@ref " + page_label(name) + " \"" + name + "\"";
+                  i = end;
+                  continue;
+                }
+            }
+          out += line[i];
+          ++i;
+        }
+      out += '\n';
+    }
+  return out;
+}
+
+// The course's steps, from the folders beside @p step_dir that have a doc/ folder
+// (step-1, step-2, …), in their order.
+std::vector<std::string> course_steps(const fs::path &step_dir)
+{
+  std::vector<std::pair<int, std::string>> found;
+  for (const auto &entry : fs::directory_iterator(step_dir.parent_path()))
+    {
+      const std::string name = entry.path().filename().string();
+      if (name.rfind("step-", 0) == 0 && name.size() > 5 &&
+          std::all_of(name.begin() + 5, name.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) &&
+          fs::is_directory(entry.path() / "doc"))
+        found.emplace_back(std::stoi(name.substr(5)), name);
+    }
+  std::sort(found.begin(), found.end());
+  std::vector<std::string> steps;
+  for (const auto &[number, name] : found)
+    steps.push_back(name);
+  return steps;
+}
+
 // The page of one step, in the course's fixed order. The plain copies of its files
 // go to plain_dir/<path below the step folder>, and the page includes them by
 // their shown name (step-1/cholesky_cpu.h): docs/CMakeLists.txt puts the folder
@@ -672,6 +775,12 @@ std::string step_links(const std::vector<std::string> &steps)
 // early, an unclosed `/*` in a string confuses Doxygen even in `///` lines, and a
 // line that starts with `*` loses its star. The page's title is its first line, a
 // Markdown heading, with the page's label in braces: `# Title {#step_1}`.
+// The file of a step's notebook page, beside its page: step-2.md → step-2_notebook.md.
+fs::path notebook_page(const fs::path &page)
+{
+  return page.parent_path() / (page.stem().string() + "_notebook" + page.extension().string());
+}
+
 void make_page(const std::string              &step,
                const fs::path                 &step_dir,
                const fs::path                 &out_file,
@@ -681,6 +790,7 @@ void make_page(const std::string              &step,
   const std::string label = page_label(step);
   const fs::path    doc   = step_dir / "doc";
   const auto        builds_on = split_words(read_text(doc / "builds-on"));
+  const std::vector<std::string> steps = course_steps(step_dir);
 
   std::ostringstream page;
   page << "# The " << step << " tutorial program {#" << label << "}\n\n";
@@ -688,11 +798,13 @@ void make_page(const std::string              &step,
     page << "This is the first program of the course.\n\n";
   else
     page << "This program builds on " << step_links(builds_on) << ".\n\n";
+  // The table of contents lists the page's sections, not its subsections: those of
+  // The commented program and The plain program are its files, a hundred on step-5.
   page << "<em>In this step:</em> " << read_one_line(doc / "tooltip") << "\n\n"
-       << "@tableofcontents\n\n";
+       << "@tableofcontents{html:1}\n\n";
 
   page << "@section " << label << "_intro Introduction\n\n"
-       << read_text(doc / "intro.dox") << '\n';
+       << link_step_names(read_text(doc / "intro.dox"), step, steps) << '\n';
 
   label_maker           labels(step);
   commented_writer      commented(page, labels);
@@ -706,8 +818,32 @@ void make_page(const std::string              &step,
       }
   check_unique_names(exercises);
 
-  page << "@section " << label << "_results Results\n\n"
-       << read_text(doc / "results.dox") << '\n';
+  // Which results folder the Results show (docs/CMakeLists.txt chooses it and names
+  // it in LAB_RESULTS_FOLDER), so that a reader knows the GPU of every figure.
+  page << "@section " << label << "_results Results\n\n";
+  if (const char *folder = std::getenv("LAB_RESULTS_FOLDER"); folder && *folder)
+    page << "<em>The figures, tables and console output of this section are the "
+            "committed results in <code>"
+         << folder << "/</code>.</em>\n\n";
+  page << link_step_names(read_text(doc / "results.dox"), step, steps) << '\n';
+  // The lab notebook, where the step has one: the record behind the Results (every
+  // measurement in the order it was made, the designs tried and dropped), a page of
+  // its own beside the step's, linked from the end of the Results.
+  if (fs::exists(doc / "notebook.dox"))
+    {
+      page << "The record behind these results, every measurement in the order it was "
+              "made and the designs tried and dropped, is @ref "
+           << label << "_notebook \"" << step << "'s lab notebook\".\n\n";
+      std::ostringstream notebook;
+      notebook << "# The " << step << " lab notebook {#" << label << "_notebook}\n\n"
+               << "This page keeps the record behind @ref " << label << "_results \"the Results of "
+               << step << "\": the measurements in the order they were made, the revisions they were "
+                          "made at, and the designs that were tried and dropped. The Results say what "
+                          "the step achieves and why; this page says how it got there.\n\n"
+               << "@tableofcontents\n\n"
+               << link_step_names(read_text(doc / "notebook.dox"), step, steps) << '\n';
+      write_file(notebook_page(out_file), notebook.str());
+    }
 
   // The Exercises section is made from the markers, so it never disagrees with
   // the code.
@@ -741,6 +877,13 @@ void make_page(const std::string              &step,
            << "\n\n"
            << "@include " << shown << "\n\n";
     }
+
+  // The path through the course: the next step, or the way back to the start.
+  const auto at = std::find(steps.begin(), steps.end(), step);
+  if (at != steps.end() && at + 1 != steps.end())
+    page << "<hr>\n\n<b>Next:</b> " << step_links({*(at + 1)}) << ".\n\n";
+  else if (!steps.empty())
+    page << "<hr>\n\nThis is the course's last step. Back to @ref index \"the map of the course\".\n\n";
 
   write_file(out_file, page.str());
 }
@@ -875,6 +1018,37 @@ std::string stub(const std::string &indent, const std::string &name)
          indent + "static_cast<void>(\"exercise " + name + " not done\");\n";
 }
 
+// Writes @p changed (file → its lines) under @p out.
+void write_changed_files(const fs::path &out, const std::map<std::string, std::vector<std::string>> &changed)
+{
+  for (const auto &[file, lines] : changed)
+    {
+      std::string text;
+      for (const std::string &line : lines)
+        text += line.empty() || line.back() != '\n' ? line + '\n' : line;
+      write_file(out / file, text);
+    }
+}
+
+// Writes the course's list of blanked names, common/src/exercises.cpp (read from
+// @p root), under @p out with @p names in it.
+void write_blanked_list(const fs::path &root, const fs::path &out, const std::vector<std::string> &names)
+{
+  const std::string list_file = "common/src/exercises.cpp";
+  const std::string slot      = "/* the names of the blanked exercises */";
+  std::string       list_text;
+  for (const std::string &line : read_lines(root / list_file))
+    list_text += line + '\n';
+  const auto at = list_text.find(slot);
+  if (at == std::string::npos)
+    throw literate_error(list_file + ": no `" + slot + "` to write the names into");
+  std::string quoted;
+  for (const std::string &name : names)
+    quoted += '"' + name + "\", ";
+  list_text.replace(at, slot.size(), quoted + slot);
+  write_file(out / list_file, list_text);
+}
+
 // Writes the student edition's changed files into `out` (the copy of the tree itself
 // is made by docs/student_edition.cmake, which then lays these files over it): every
 // exercise of the files (read from `root`) whose name is in `only` (all when it is
@@ -936,29 +1110,140 @@ void student_edition(const fs::path &root, const fs::path &out, std::string only
       blanked.insert(blanked.begin(), e->name);
     }
 
-  const std::string list_file = "common/src/exercises.cpp";
-  const std::string slot      = "/* the names of the blanked exercises */";
-  std::string       list_text;
-  for (const std::string &line : read_lines(root / list_file))
-    list_text += line + '\n';
-  const auto at = list_text.find(slot);
-  if (at == std::string::npos)
-    throw literate_error(list_file + ": no `" + slot + "` to write the names into");
-  std::string names;
-  for (const std::string &name : blanked)
-    names += '"' + name + "\", ";
-  list_text.replace(at, slot.size(), names + slot);
-
-  for (const auto &[file, lines] : changed)
-    {
-      std::string text;
-      for (const std::string &line : lines)
-        text += line.empty() || line.back() != '\n' ? line + '\n' : line;
-      write_file(out / file, text);
-    }
-  write_file(out / list_file, list_text);
+  write_changed_files(out, changed);
+  write_blanked_list(root, out, blanked);
   for (const std::string &name : blanked)
     std::cout << name << '\n';
+}
+
+// @sect3{Grading on the course's ground}
+
+// What a student's copy holds in place of one exercise.
+enum class handed_in
+{
+  written, // code of the student's own
+  stub,    // the student edition's stub, untouched: not done
+  missing, // no region of that name in the file (markers deleted or renamed)
+  course   // the course's own code, line for line (an exercise not handed out, or copied)
+};
+
+// The code between an exercise's task and its end marker (lines task_last + 1 to
+// last - 1), as the lines of the file hold it.
+std::vector<std::string> region_code(const std::vector<std::string> &lines, const exercise &e)
+{
+  return {lines.begin() + static_cast<long>(e.task_last), lines.begin() + static_cast<long>(e.last - 1)};
+}
+
+// Whether @p code is the stub of exercise @p name, whatever its indentation. (The
+// stub's comment joins the task's paragraph when the file is read back, so only its
+// statement is left in the region; a copy of it in the region counts the same.)
+bool is_stub(const std::vector<std::string> &code, const std::string &name)
+{
+  std::vector<std::string> meaningful;
+  for (const std::string &line : code)
+    {
+      const auto begin = line.find_first_not_of(" \t");
+      if (begin != std::string::npos)
+        meaningful.push_back(line.substr(begin, line.find_last_not_of(" \t") + 1 - begin));
+    }
+  std::istringstream       text(stub("", name));
+  std::string              comment, statement;
+  std::getline(text, comment);
+  std::getline(text, statement);
+  meaningful.erase(std::remove(meaningful.begin(), meaningful.end(), comment), meaningful.end());
+  return meaningful == std::vector<std::string>{statement};
+}
+
+// The lines after an exercise's opening marker up to its end marker: the task and the
+// code.
+std::vector<std::string> region_with_task(const std::vector<std::string> &lines, const exercise &e)
+{
+  return {lines.begin() + static_cast<long>(e.first), lines.begin() + static_cast<long>(e.last - 1)};
+}
+
+// The grading edition of one student's copy: the course's files with only the
+// exercises' code taken from @p student, so that everything else (the tests, the
+// checks, the timer, the harness, the build) is the course's. For every exercise of
+// the course's files (read from @p course) the student's region of the same name in
+// the same file replaces the course's code; where it is missing or still the stub,
+// the course's file keeps the stub (the exercise is not done), and the list of
+// blanked names, common/src/exercises.cpp, holds exactly those, so that "exercise
+// NAME not done" is said only of them. Writes the changed files into @p out and
+// prints one line per exercise, `name <TAB> written|stub|missing|course` (course: the
+// course's own code, line for line), then one line per
+// exercise file whose student copy differs from the course outside its regions,
+// `file <TAB> changed outside the exercises` (what the grading ignores). A student's
+// file whose markers are broken counts as missing all its exercises, and says why.
+void grading_edition(const fs::path &course, const fs::path &student, const fs::path &out,
+                     const std::vector<std::string> &files)
+{
+  std::vector<std::string> blanked;
+  std::map<std::string, std::vector<std::string>> changed;
+  std::vector<std::string> report, changed_outside;
+  for (const std::string &file : files)
+    {
+      std::vector<std::string> lines = read_lines(course / file);
+      const std::vector<exercise> ours = read_exercises(file, lines);
+      std::vector<std::string> theirs_lines;
+      std::vector<exercise>    theirs;
+      std::string              why_missing;
+      if (!fs::exists(student / file))
+        why_missing = "the file is missing";
+      else
+        try
+          {
+            theirs_lines = read_lines(student / file);
+            theirs       = read_exercises(file, theirs_lines);
+          }
+        catch (const literate_error &broken)
+          {
+            why_missing = broken.what();
+            theirs.clear();
+          }
+      // The student's file with the course's code in every region it shares with the
+      // course: equal to the course's file unless something outside changed.
+      std::vector<std::string> outside = theirs_lines;
+      for (auto e = ours.rbegin(); e != ours.rend(); ++e)
+        {
+          const auto match = std::find_if(theirs.begin(), theirs.end(),
+                                          [&](const exercise &t) { return t.name == e->name; });
+          handed_in state = handed_in::missing;
+          std::vector<std::string> code;
+          if (match != theirs.end())
+            {
+              code  = region_code(theirs_lines, *match);
+              state = is_stub(code, e->name)             ? handed_in::stub
+                      : code == region_code(lines, *e) ? handed_in::course
+                                                         : handed_in::written;
+              const std::vector<std::string> course_region = region_with_task(lines, *e);
+              outside.erase(outside.begin() + static_cast<long>(match->first),
+                            outside.begin() + static_cast<long>(match->last - 1));
+              outside.insert(outside.begin() + static_cast<long>(match->first), course_region.begin(),
+                             course_region.end());
+            }
+          const std::string &marker = lines[e->first - 1];
+          if (state == handed_in::stub || state == handed_in::missing)
+            code = {stub(marker.substr(0, marker.find_first_not_of(" \t")), e->name)};
+          lines.erase(lines.begin() + static_cast<long>(e->task_last), lines.begin() + static_cast<long>(e->last - 1));
+          lines.insert(lines.begin() + static_cast<long>(e->task_last), code.begin(), code.end());
+          if (state == handed_in::stub || state == handed_in::missing)
+            blanked.insert(blanked.begin(), e->name);
+          static const char *const words[] = {"written", "stub", "missing", "course"};
+          report.insert(report.begin(), e->name + '\t' + words[static_cast<int>(state)] +
+                                          (state == handed_in::missing && !why_missing.empty()
+                                             ? " (" + why_missing + ")"
+                                             : ""));
+        }
+      changed[file] = lines;
+      if (why_missing.empty() && outside != read_lines(course / file))
+        changed_outside.push_back(file + "\tchanged outside the exercises");
+    }
+  write_changed_files(out, changed);
+  write_blanked_list(course, out, blanked);
+  for (const std::string &line : report)
+    std::cout << line << '\n';
+  for (const std::string &line : changed_outside)
+    std::cout << line << '\n';
 }
 
 int usage()
@@ -970,7 +1255,8 @@ int usage()
                "<file>...\n"
                "  lab_literate mainpage <out.md> <step-dir>...\n"
                "  lab_literate exercises <file>...\n"
-               "  lab_literate student <root> <out-dir> <name,name,...|''|-> <file>...\n";
+               "  lab_literate student <root> <out-dir> <name,name,...|''|-> <file>...\n"
+               "  lab_literate grading <course> <student-copy> <out-dir> <file>...\n";
   return 2;
 }
 } // namespace
@@ -1001,6 +1287,9 @@ int main(int argc, char *argv[])
         list_exercises(std::vector<std::string>(args.begin() + 1, args.end()));
       else if (mode == "student" && args.size() >= 5)
         student_edition(args[1], args[2], args[3],
+                        std::vector<std::string>(args.begin() + 4, args.end()));
+      else if (mode == "grading" && args.size() >= 5)
+        grading_edition(args[1], args[2], args[3],
                         std::vector<std::string>(args.begin() + 4, args.end()));
       else
         return usage();

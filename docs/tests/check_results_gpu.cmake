@@ -1,0 +1,42 @@
+# The test docs/results-gpu: each step's page shows the results of the GPU its text
+# names. The text's GPU is the first "NVIDIA <model>" of its results.dox; the folder's
+# is the "# gpu:" line of its tables (lab/table.h), every one of which must name the
+# same model. A page whose plots came from another GPU than the one its text is about
+# (step-4's text of the H200 under the H100's plots) fails, naming both.
+#
+#   cmake -DPAGES=<step:results folder:results.dox|...> -P this
+string(REPLACE "|" ";" PAGES "${PAGES}")
+set(problems "")
+foreach(page IN LISTS PAGES)
+  string(REPLACE ":" ";" page "${page}")
+  list(GET page 0 step)
+  list(GET page 1 folder)
+  list(GET page 2 text_file)
+  file(READ ${text_file} text)
+  if(NOT text MATCHES "NVIDIA ([A-Z][A-Za-z0-9]*)")
+    string(APPEND problems "\n  ${step}: its results.dox names no GPU (\"NVIDIA <model>\")")
+    continue()
+  endif()
+  set(named ${CMAKE_MATCH_1})
+  file(GLOB tables ${folder}/*.dat)
+  set(seen 0)
+  foreach(table IN LISTS tables)
+    file(STRINGS ${table} gpu_lines REGEX "^# gpu: " LIMIT_COUNT 1)
+    if(NOT gpu_lines OR gpu_lines MATCHES "^# gpu: none")
+      continue()
+    endif()
+    math(EXPR seen "${seen} + 1")
+    string(REGEX REPLACE "^# gpu: ([^,]*).*" "\\1" gpu "${gpu_lines}")
+    if(NOT gpu MATCHES "NVIDIA ${named}( |$)")
+      string(APPEND problems "\n  ${step}: its text names the NVIDIA ${named}, its results ${folder} are from the ${gpu} (${table})")
+      break()
+    endif()
+  endforeach()
+  if(seen EQUAL 0)
+    string(APPEND problems "\n  ${step}: no table in ${folder} says which GPU it is from")
+  endif()
+endforeach()
+if(problems)
+  message(FATAL_ERROR "pages that show another GPU's results than the one their text names:${problems}")
+endif()
+message(STATUS "every page shows the results of the GPU its text names")

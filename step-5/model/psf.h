@@ -7,7 +7,7 @@
 // row 0 at the top, the way a PSF file is written (rows of numbers) and the way one
 // would draw it. Its centre is the pixel (rows/2, cols/2) (integer division): the
 // middle for odd sizes, and for even sizes the lower right of the four middle pixels,
-// as MATLAB's `conv2(f, p, 'same')` and most image libraries place it.
+// as MATLAB's `conv2(f, p, "same")` and most image libraries place it.
 //
 // The blur model (blur_model.h) spreads each pixel of the true image by this
 // picture. A PSF must not be larger than the image it blurs, and its weights must not

@@ -9,8 +9,14 @@
 #     PERCENT percent_of_cublas.dat:1_naive          optional: where the run wrote the
 #                                                    code's percentage of the vendor's
 #                                                    speed, timed alternately with it
-#     SECTION 1_naive)                               optional: only this section of the
+#     SECTION 1_naive                                optional: only this section of the
 #                                                    tagged test cases (Catch2's -c)
+#     FLOPS "2*n^3")                                 optional: the least work the timed code
+#                                                    must do at size n (the first of
+#                                                    --sizes), flops or, as BYTES, bytes
+#                                                    it must move: a time below what the
+#                                                    GPU's peak allows for it is refused
+#                                                    as impossible (tools/physical-limit)
 #
 # Called in a step's CMakeLists after lab_add_step. An exercise is checked by the
 # step's Catch2 test cases tagged with its name ("[naive_product]": they cover the
@@ -24,11 +30,12 @@
 #
 # The lines go into exercises/timings.txt in the build folder, one per exercise:
 #   name <TAB> step <TAB> table <TAB> time column <TAB> vendor column <TAB> section
-#   (or -) <TAB> percent table:column (or -) <TAB> arguments
+#   (or -) <TAB> percent table:column (or -) <TAB> flops:EXPR, bytes:EXPR (or -)
+#   <TAB> arguments
 # (the arguments separated by blanks). The test docs/exercise-registry checks that every
 # marked exercise has exactly one line and its tagged tests, and no line is left over.
 function(lab_add_exercise name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TABLE;TIME;VENDOR;SECTION;PERCENT" "ARGS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TABLE;TIME;VENDOR;SECTION;PERCENT;FLOPS;BYTES" "ARGS")
   foreach(required TABLE TIME VENDOR ARGS)
     if(NOT arg_${required})
       message(FATAL_ERROR "lab_add_exercise(${name}): ${required} is missing")
@@ -44,8 +51,14 @@ function(lab_add_exercise name)
   elseif(NOT arg_PERCENT MATCHES "^[^:]+\\.dat:[^:]+$")
     message(FATAL_ERROR "lab_add_exercise(${name}): PERCENT is TABLE.dat:COLUMN, not '${arg_PERCENT}'")
   endif()
+  set(work "-")
+  if(arg_FLOPS)
+    set(work "flops:${arg_FLOPS}")
+  elseif(arg_BYTES)
+    set(work "bytes:${arg_BYTES}")
+  endif()
   set_property(GLOBAL APPEND PROPERTY LAB_EXERCISE_TIMINGS
-    "${name}\t${step}\t${arg_TABLE}\t${arg_TIME}\t${arg_VENDOR}\t${arg_SECTION}\t${arg_PERCENT}\t${arguments}")
+    "${name}\t${step}\t${arg_TABLE}\t${arg_TIME}\t${arg_VENDOR}\t${arg_SECTION}\t${arg_PERCENT}\t${work}\t${arguments}")
 endfunction()
 
 # Writes exercises/timings.txt (above) once every step has added its exercises.

@@ -42,7 +42,7 @@
 // that is malformed, unclosed or nested, or a name used twice, stops the filter with
 // one line naming the file and the line.
 //
-// The tool has seven modes (run it without arguments to see them):
+// The tool has eight modes (run it without arguments to see them):
 //
 //   commented  the prose and code blocks of "The commented program";
 //   plain      a source without its prose: "The plain program";
@@ -57,6 +57,8 @@
 //   student    the files of the student edition that differ from the course (the
 //              exercises' code replaced by a stub, and the list of blanked names),
 //              for `make student` (docs/student_edition.cmake);
+//   teaching   the site's page for instructors: the README's section for them and
+//              the list of every exercise, linked;
 //   grading    the files of a student's grading edition: the course's files with
 //              only the exercises' code taken from the student's copy, for
 //              `make grade` (tools/grade).
@@ -984,7 +986,69 @@ From the top of the repository:
 One step on its own: `./build/step-1/step-1 --help` lists its options (sizes,
 precision, repetitions, output folder). A program writes its tables to
 `results/local/step-N/*.dat`, which `make plots` turns into PNG and SVG plots.
+
+@section course_teaching Teaching with it
+
+The student edition, feedback on one exercise, grading a class, and the list of every
+exercise: @ref teaching "Teaching with this course".
 )";
+  write_file(out_file, page.str());
+}
+
+// @sect3{Teaching with this course}
+
+// The site's page for instructors: the README's section "For instructors" (the one
+// text of it, so that the two never disagree), then every exercise of the course
+// made from the markers, each linked to its note in its step's commented program.
+void make_teaching_page(const fs::path &out_file, const fs::path &readme, const std::vector<std::string> &files)
+{
+  const std::string heading = "## For instructors: exercises";
+  std::string section;
+  bool inside = false;
+  for (const std::string &line : read_lines(readme))
+    {
+      if (line == heading)
+        {
+          inside = true;
+          continue;
+        }
+      if (inside && line.rfind("## ", 0) == 0)
+        break;
+      if (inside)
+        section += line + '\n';
+    }
+  if (section.empty())
+    throw literate_error(readme.string() + ": no section `" + heading + "` to make the teaching page from");
+
+  std::vector<exercise> exercises;
+  for (const std::string &file : files)
+    for (const exercise &e : read_exercises(file, read_lines(file)))
+      exercises.push_back(e);
+  check_unique_names(exercises);
+
+  std::ostringstream page;
+  page << "# Teaching with this course {#teaching}\n\n"
+       << "What an instructor needs: the student edition (the course with the exercises "
+          "left to the students), feedback on one exercise, and grading a class on the "
+          "course's own tests. This text is the README's section \"For instructors\"; the "
+          "list of exercises at the end is made from the markers in the code.\n\n"
+       << "@tableofcontents{html:1}\n\n"
+       << "@section teaching_editions The student edition, feedback and grading\n\n"
+       << section << '\n'
+       << "@section teaching_exercises The exercises\n\n"
+       << "Every exercise of the course, in the order of the steps: its name links to "
+          "its note in the step's commented program, where the task stands above the "
+          "code it blanks.\n\n"
+       << "<table class=\"doxtable\">\n"
+       << "<tr><th>Exercise</th><th>Step</th><th>Difficulty</th><th>What it teaches</th></tr>\n";
+  for (const exercise &e : exercises)
+    {
+      const std::string step = e.file.substr(0, e.file.find('/'));
+      page << "<tr><td>@ref exercise_" << e.name << " \"" << e.name << "\"</td><td style=\"white-space:nowrap\">@ref "
+           << page_label(step) << " \"" << step << "\"</td><td style=\"white-space:nowrap\">"
+           << difficulty_text(e.difficulty) << "</td><td>" << first_sentence(e.task) << "</td></tr>\n";
+    }
+  page << "</table>\n";
   write_file(out_file, page.str());
 }
 
@@ -1256,7 +1320,8 @@ int usage()
                "  lab_literate mainpage <out.md> <step-dir>...\n"
                "  lab_literate exercises <file>...\n"
                "  lab_literate student <root> <out-dir> <name,name,...|''|-> <file>...\n"
-               "  lab_literate grading <course> <student-copy> <out-dir> <file>...\n";
+               "  lab_literate grading <course> <student-copy> <out-dir> <file>...\n"
+               "  lab_literate teaching <out.md> <README.md> <file>...\n";
   return 2;
 }
 } // namespace
@@ -1288,6 +1353,8 @@ int main(int argc, char *argv[])
       else if (mode == "student" && args.size() >= 5)
         student_edition(args[1], args[2], args[3],
                         std::vector<std::string>(args.begin() + 4, args.end()));
+      else if (mode == "teaching" && args.size() >= 4)
+        make_teaching_page(args[1], args[2], std::vector<std::string>(args.begin() + 3, args.end()));
       else if (mode == "grading" && args.size() >= 5)
         grading_edition(args[1], args[2], args[3],
                         std::vector<std::string>(args.begin() + 4, args.end()));

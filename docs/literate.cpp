@@ -465,6 +465,9 @@ std::string exercise_note(const exercise &e)
 // state opens a `@code` block; a prose line in the code state closes it. Blank
 // lines inside code are held back until the next code line, so a code block never
 // ends (or begins) with empty lines and no empty code block is ever written.
+std::string link_step_names(const std::string &text, const std::string &own,
+                            const std::vector<std::string> &steps);
+
 class commented_writer
 {
 public:
@@ -472,6 +475,14 @@ public:
     : out(out)
     , labels(labels)
   {}
+
+  // Links the other steps named in the prose (link_step_names) on the page of
+  // @p own, the course's steps being @p steps.
+  void link_steps(const std::string &own, const std::vector<std::string> &steps)
+  {
+    own_step = own;
+    course   = steps;
+  }
 
   // Writes one file and returns its exercises. An exercise's opening marker and
   // its task become a note, which ends the code block before it.
@@ -539,7 +550,14 @@ private:
           break;
         case line_kind::prose:
           end_code();
-          write_line(line.text);
+          if (course.empty())
+            write_line(line.text);
+          else
+            {
+              std::string linked = link_step_names(line.text + '\n', own_step, course);
+              linked.pop_back();
+              write_line(linked);
+            }
           break;
         case line_kind::heading:
           end_code();
@@ -616,6 +634,8 @@ private:
 
   std::ostream &out;
   label_maker  &labels;
+  std::string   own_step;
+  std::vector<std::string> course; // empty: no step is linked
   state_t       state      = state_t::prose;
   bool          held_blank = false;
   bool          last_blank = true;
@@ -810,6 +830,7 @@ void make_page(const std::string              &step,
 
   label_maker           labels(step);
   commented_writer      commented(page, labels);
+  commented.link_steps(step, steps);
   std::vector<exercise> exercises;
   page << "@section " << label << "_commented The commented program\n\n";
   for (const std::string &file : files)

@@ -886,8 +886,7 @@ void make_page(const std::string              &step,
         page << "<tr><td>@ref exercise_" << e.name << " \"" << e.name
              << "\"</td><td style=\"white-space:nowrap\">"
              << difficulty_text(e.difficulty) << "</td><td><code>"
-             << below_step(e.file) << "</code>, lines " << e.first << "&ndash;"
-             << e.last << "</td><td>" << first_sentence(e.task) << "</td></tr>\n";
+             << below_step(e.file) << "</code></td><td>" << first_sentence(e.task) << "</td></tr>\n";
       page << "</table>\n\n";
     }
 

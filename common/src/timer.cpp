@@ -59,7 +59,8 @@ namespace lab
   AlternateTimes median_gpu_milliseconds_alternately(int reps,
                                                      const std::function<void()> &yardstick,
                                                      const std::function<void()> &work,
-                                                     const std::function<void()> &prepare)
+                                                     const std::function<void()> &prepare,
+                                                     const std::function<void()> &after_work)
   {
     struct Pair
     {
@@ -68,7 +69,10 @@ namespace lab
     CudaEvent start, stop;
     const std::vector<Pair> pairs = repeat(reps, [&] {
       const double yardstick_ms = time_once(yardstick, prepare, start, stop);
-      return Pair{yardstick_ms, time_once(work, prepare, start, stop)};
+      const Pair pair{yardstick_ms, time_once(work, prepare, start, stop)};
+      if (after_work)
+        after_work();
+      return pair;
     });
     return {median(pairs, &Pair::yardstick_ms), median(pairs, &Pair::work_ms),
             median_ratio(pairs, &Pair::yardstick_ms, &Pair::work_ms)};

@@ -9,6 +9,7 @@
 
 #include <lab/checks.h>
 #include <lab/checks_on_gpu.h>
+#include <lab/compare.h>
 #include <lab/device_buffer.h>
 #include <lab/timer.h>
 
@@ -71,17 +72,20 @@ namespace step4
   //
   // With β ≠ 0 each run reads C, so before each run (untimed) C is restored from a
   // pristine copy: otherwise every repetition would scale the previous result again.
-  // With β = 0, C is poisoned (every entry NaN) before the product whose result is
-  // checked: a kernel that leaves any entry unwritten leaves a NaN there, and the check
-  // fails. Beside the vendor, that is one more run of the kernel alone after the timed
-  // ones, since the vendor's runs fill C with right answers.
+  // With β = 0, C is poisoned (every entry NaN) before every run, the vendor's too: a
+  // kernel that leaves any entry unwritten leaves a NaN there, and one that finds the
+  // previous run's answer still in C (and so could return it without computing) never
+  // does. Beside the vendor, the kernel's result is checked after every one of its
+  // runs, not only the last, and the error reported is the worst of them: code that
+  // computes right only once, or only when it is checked, fails; and then once more
+  // after a last run of the kernel alone.
   //
   // The check is on every entry, on the GPU: the reference and the bracket of each
   // entry (gemm_check.h) are computed once per problem by cuBLAS DGEMM in double
   // (lab::GemmCheckOnGpu), and each kernel's C is compared with them where it lies.
   // Where the GPU has not the memory for the double copies, C is copied back and
-  // checked on the host (gemm_error, sampled by bands above 2³⁰ multiply-adds), and
-  // the problem's heading says so (coverage()).
+  // checked on the host (gemm_error, sampled by bands above 2³⁰ multiply-adds), only
+  // after the last run, and the problem's heading says so (coverage()).
   template <typename T>
   struct DeviceProblem
   {
@@ -119,17 +123,23 @@ namespace step4
       return {ms, error_of_c()};
     }
 
-    // Times @p product alternately with @p vendor, then checks @p product's result.
+    // Times @p product alternately with @p vendor, checking each of @p product's
+    // results (on the GPU, where the check fits there), then once more after a last
+    // run alone.
     Measurement run_beside(int reps, const lab::Gemm<T> &vendor, const lab::Gemm<T> &product)
     {
+      double worst = 0;
+      std::function<void()> check_each;
+      if (check)
+        check_each = [&] { worst = lab::nan_max(worst, error_of_c()); };
       const lab::AlternateTimes times = lab::median_gpu_milliseconds_alternately(
-        reps, [&] { vendor(args, nullptr); }, [&] { product(args, nullptr); }, restore_c());
+        reps, [&] { vendor(args, nullptr); }, [&] { product(args, nullptr); }, restore_c(), check_each);
       if (problem.beta == T(0))
         {
           c.poison();
           product(args, nullptr);
         }
-      return {times.work_ms, error_of_c(), 100 * times.relative_speed};
+      return {times.work_ms, lab::nan_max(worst, error_of_c()), 100 * times.relative_speed};
     }
 
     // run_beside(), and the line of @p lines that shows it: what every kernel goes
@@ -143,11 +153,12 @@ namespace step4
     }
 
   private:
-    // What runs before each run: with β ≠ 0, C restored from its pristine copy.
+    // What runs before each run: with β ≠ 0, C restored from its pristine copy; with
+    // β = 0, C poisoned.
     std::function<void()> restore_c()
     {
       if (problem.beta == T(0))
-        return {};
+        return [this] { c.poison(); };
       return [this] { c.copy_from_device(c_input); };
     }
 

@@ -57,7 +57,7 @@ namespace step5
     if (rule == "gcv")
       {
         const LambdaChoice choice = choose_lambda_by_gcv(psf, degraded, range);
-        return {choice.lambda, "by GCV", choice.how, choice.range_end};
+        return {choice.lambda, "by GCV", choice.how, choice.range_end, 0, ""};
       }
     if (rule == "discrepancy")
       {
@@ -70,6 +70,6 @@ namespace step5
         const LambdaChoice choice = choose_lambda_by_discrepancy(psf, degraded, level, range);
         return {choice.lambda, "by the discrepancy principle", choice.how, choice.range_end, level, noise};
       }
-    return {lambda_number(lambda), "from --lambda", "given by --lambda"};
+    return {lambda_number(lambda), "from --lambda", "given by --lambda", "", 0, ""};
   }
 } // namespace step5

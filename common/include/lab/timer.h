@@ -165,11 +165,15 @@ namespace lab
   /// between two CUDA events on the default stream, as pairs: a warm-up of at least
   /// warm_up_milliseconds of pairs, then @p reps pairs (see the top of this file for
   /// why). @p prepare, when given, runs before every run of either, untimed. The work
-  /// runs last, so what it leaves is its own result.
+  /// runs last, so what it leaves is its own result. @p after_work, when given, runs
+  /// after every run of the work (the warm-up's included), untimed: to check every
+  /// result the work gives, not only its last, so that code which computes the right
+  /// answer only when it is watched cannot pass.
   AlternateTimes median_gpu_milliseconds_alternately(int reps,
                                                      const std::function<void()> &yardstick,
                                                      const std::function<void()> &work,
-                                                     const std::function<void()> &prepare = {});
+                                                     const std::function<void()> &prepare = {},
+                                                     const std::function<void()> &after_work = {});
 
   /// Calls @p run to warm up, at least once and until warm_up_milliseconds have passed
   /// (their results are dropped), then @p reps times, and returns the results of the

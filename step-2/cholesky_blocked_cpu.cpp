@@ -31,8 +31,13 @@ namespace step2
                 x[j] = sum / l_j[j];
               }
           }
-        // The trailing update, tile by tile on or below the diagonal: entry (r, c) loses
-        // the dot product of rows r and c of the panel, two contiguous rows.
+        // @exercise{blocked_trailing_update, 2}
+        // The trailing update of a blocked Cholesky on the CPU, shared among the cores:
+        // every entry (r, c) with k0 + w <= c <= r < n loses the dot product of rows r and
+        // c of the panel, `a(r, k0 + m) * a(c, k0 + m)` summed over m < w. Hand the
+        // tiles of `tile` x `tile` entries on or below the diagonal to the threads
+        // (`#pragma omp parallel for`), each tile to one thread, so that no two
+        // threads write one entry.
         const int tiles = (n - k0 - w + tile - 1) / tile;
 #pragma omp parallel for schedule(dynamic)
         for (int b = 0; b < tiles * (tiles + 1) / 2; ++b)
@@ -52,6 +57,7 @@ namespace step2
                   a(r, c) -= sum;
                 }
           }
+        // @end-exercise
       }
     return 0;
   }

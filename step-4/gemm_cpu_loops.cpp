@@ -44,6 +44,12 @@ namespace step4
                       lab::Matrix<float> &c, int i0, int i1, int p0, int p1, int j0,
                       int j1)
     {
+      // @exercise{cache_friendly_order, 1}
+      // The loop order that lets the compiler vectorise a product on the CPU. Add
+      // a(i, p) b(p, j) to c(i, j) for i from i0 to i1 - 1, p from p0 to p1 - 1 and j
+      // from j0 to j1 - 1, with j, along a row of B and of C, the innermost loop
+      // (`row(m, i)` points to row i of a matrix), so that its iterations are
+      // independent and contiguous.
       for (int i = i0; i < i1; ++i)
         {
           float *c_row = row(c, i);
@@ -55,6 +61,7 @@ namespace step4
                 c_row[j] += a_ip * b_row[j];
             }
         }
+      // @end-exercise
     }
 
     // One tile of C, the rows [i0, i0 + 64) and columns [j0, j0 + 64) (fewer at the

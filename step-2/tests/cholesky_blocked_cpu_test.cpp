@@ -37,7 +37,7 @@ namespace
   }
 } // namespace
 
-TEST_CASE("cholesky_blocked_cpu: the residual bound on sizes around its tile")
+TEST_CASE("cholesky_blocked_cpu: the residual bound on sizes around its tile", "[blocked_trailing_update]")
 {
   check_sizes_around_the_tile<float>();
   check_sizes_around_the_tile<double>();

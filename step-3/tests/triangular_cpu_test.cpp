@@ -34,7 +34,7 @@ namespace
   }
 } // namespace
 
-TEST_CASE("step-3 CPU: the triangular inverse meets the residual bound")
+TEST_CASE("step-3 CPU: the triangular inverse meets the residual bound", "[inverse_column_by_substitution]")
 {
   for (const int n : {1, 2, 3, 17, 64, 65, 200})
     {
@@ -43,7 +43,7 @@ TEST_CASE("step-3 CPU: the triangular inverse meets the residual bound")
     }
 }
 
-TEST_CASE("step-3 CPU: the inverse of a 2 x 2 triangle, by hand")
+TEST_CASE("step-3 CPU: the inverse of a 2 x 2 triangle, by hand", "[inverse_column_by_substitution]")
 {
   lab::Matrix<double> l(2, 2), x;
   l(0, 0) = 2;

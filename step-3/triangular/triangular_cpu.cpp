@@ -21,6 +21,12 @@ namespace step3
 #pragma omp for schedule(dynamic, 8)
       for (int j = 0; j < n; ++j)
         {
+          // @exercise{inverse_column_by_substitution, 1}
+          // Column j of X = L^-1 by forward substitution, L X = I read column by
+          // column: X(j, j) = 1 / L(j, j), and for each row i below it, X(i, j) =
+          // -(the sum over j <= q < i of L(i, q) X(q, j)) / L(i, i). Build it in the
+          // thread's contiguous vector `column` (entries j to n - 1), then copy those
+          // entries into column j of x.
           column[j] = T(1) / l(j, j);
           for (int i = j + 1; i < n; ++i)
             {
@@ -32,6 +38,7 @@ namespace step3
             }
           for (int i = j; i < n; ++i)
             x(i, j) = column[i];
+          // @end-exercise
         }
     }
     return 0;

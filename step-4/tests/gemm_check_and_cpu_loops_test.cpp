@@ -112,7 +112,7 @@ namespace
   }
 } // namespace
 
-TEST_CASE("CPU products agree with the double reference", "[cpu]")
+TEST_CASE("CPU products agree with the double reference", "[cpu][cache_friendly_order]")
 {
   for (const Variant &variant : variants)
     for (const auto &shape : shapes)

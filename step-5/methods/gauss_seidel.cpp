@@ -30,9 +30,15 @@ namespace step5
     // have their new values, those after it their old ones.
     void sweep(const NormalStencil &a, const lab::Matrix<double> &b, lab::Matrix<double> &f)
     {
+      // @exercise{gauss_seidel_sweep, 1}
+      // One Gauss-Seidel sweep, in place: for every pixel (r, c) in row order, add to
+      // f(r, c) its row's residual, b(r, c) - (A f) at (r, c) (`apply_row(a, f, r, c)`),
+      // divided by the diagonal `a.at(r, c, 0, 0)`. The pixels before it in the sweep
+      // are already new: that is what makes it Gauss-Seidel and not Jacobi.
       for (int r = 0; r < a.image_rows; ++r)
         for (int c = 0; c < a.image_cols; ++c)
           f(r, c) += (b(r, c) - apply_row(a, f, r, c)) / a.at(r, c, 0, 0);
+      // @end-exercise
     }
   } // namespace
 

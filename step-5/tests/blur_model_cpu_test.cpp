@@ -540,7 +540,7 @@ TEST_CASE("step-5 CPU: check_psf refuses a PSF larger than the image or summing 
 }
 
 // @sect3{Gauss–Seidel}
-TEST_CASE("step-5 CPU: Gauss-Seidel converges to the solution of the dense system")
+TEST_CASE("step-5 CPU: Gauss-Seidel converges to the solution of the dense system", "[gauss_seidel_sweep]")
 {
   for (const auto &[psf, rows, cols, lambda] :
        std::vector<std::tuple<Psf, int, int, double>>{{step5::gaussian_psf(1, 3), 8, 8, 0.1},

@@ -96,9 +96,10 @@ student: configure
 	  { grep -E '^lab_literate: ' $(BUILD)/student.log || tail -20 $(BUILD)/student.log; exit 1; }
 
 # Feedback on one exercise, in either edition: its tests, a short timing run beside the
-# course's solution and the vendor, one PASS/FAIL line (tools/exercise says more).
+# course's solution and the vendor, one PASS/FAIL line (tools/exercise says more);
+# PROFILE=1 adds Nsight Compute's view of the exercise's kernel.
 exercise: configure
-	@LAB_CMAKE_ARGS="$(CMAKE_ARGS)" tools/exercise --build $(BUILD) $(NAME)
+	@LAB_CMAKE_ARGS="$(CMAKE_ARGS)" tools/exercise --build $(BUILD) $(if $(PROFILE),--profile) $(NAME)
 
 # Grading a class: each copy's exercises laid into a fresh copy of the course and
 # checked and timed there, one table and one plot for the class in a dated folder of

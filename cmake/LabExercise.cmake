@@ -17,6 +17,9 @@
 #                                                    it must move: a time below what the
 #                                                    GPU's peak allows for it is refused
 #                                                    as impossible (tools/physical-limit)
+#     KERNEL naive_kernel                            optional: a regular expression for
+#                                                    the exercise's kernel, which
+#                                                    `make exercise PROFILE=1` profiles
 #
 # Called in a step's CMakeLists after lab_add_step. An exercise is checked by the
 # step's Catch2 test cases tagged with its name ("[naive_product]": they cover the
@@ -31,11 +34,11 @@
 # The lines go into exercises/timings.txt in the build folder, one per exercise:
 #   name <TAB> step <TAB> table <TAB> time column <TAB> vendor column <TAB> section
 #   (or -) <TAB> percent table:column (or -) <TAB> flops:EXPR, bytes:EXPR (or -)
-#   <TAB> arguments
+#   <TAB> kernel (or -) <TAB> arguments
 # (the arguments separated by blanks). The test docs/exercise-registry checks that every
 # marked exercise has exactly one line and its tagged tests, and no line is left over.
 function(lab_add_exercise name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TABLE;TIME;VENDOR;SECTION;PERCENT;FLOPS;BYTES" "ARGS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TABLE;TIME;VENDOR;SECTION;PERCENT;FLOPS;BYTES;KERNEL" "ARGS")
   foreach(required TABLE TIME VENDOR ARGS)
     if(NOT arg_${required})
       message(FATAL_ERROR "lab_add_exercise(${name}): ${required} is missing")
@@ -51,6 +54,10 @@ function(lab_add_exercise name)
   elseif(NOT arg_PERCENT MATCHES "^[^:]+\\.dat:[^:]+$")
     message(FATAL_ERROR "lab_add_exercise(${name}): PERCENT is TABLE.dat:COLUMN, not '${arg_PERCENT}'")
   endif()
+  set(kernel "-")
+  if(arg_KERNEL)
+    set(kernel "${arg_KERNEL}")
+  endif()
   set(work "-")
   if(arg_FLOPS)
     set(work "flops:${arg_FLOPS}")
@@ -58,7 +65,7 @@ function(lab_add_exercise name)
     set(work "bytes:${arg_BYTES}")
   endif()
   set_property(GLOBAL APPEND PROPERTY LAB_EXERCISE_TIMINGS
-    "${name}\t${step}\t${arg_TABLE}\t${arg_TIME}\t${arg_VENDOR}\t${arg_SECTION}\t${arg_PERCENT}\t${work}\t${arguments}")
+    "${name}\t${step}\t${arg_TABLE}\t${arg_TIME}\t${arg_VENDOR}\t${arg_SECTION}\t${arg_PERCENT}\t${work}\t${kernel}\t${arguments}")
 endfunction()
 
 # Writes exercises/timings.txt (above) once every step has added its exercises.

@@ -129,6 +129,13 @@ namespace step5
   {
     const std::string start = folder + "/" + prefix + "_";
     const bool known = !original.channels.empty();
+    // A precision in which no method ran (the CPU's methods run in the first one only,
+    // and without a GPU nothing else runs) has no table: one line says so.
+    if (channels.empty() || channels.front().empty())
+      {
+        std::printf("    colour (%s): no method ran in this precision\n", label.c_str());
+        return;
+      }
     if (known)
       write_picture(start + "original", original);
     write_picture(start + "degraded", degraded);

@@ -408,7 +408,7 @@ namespace step5
         {
           std::printf("\n  %s, the %d channels together\n", precision.c_str(), k);
           const RestoreOptions options = together_options<T>(settings, field, rows, cols, k, chosen->lambda);
-          together = restore_channels_together<T>(field, sampled, degraded.channels, options, *cublas);
+          together = restore_channels_together<T>(field, on_device, options, *cublas);
           report_channels_together(together, sampled, chosen->lambda, std::numeric_limits<T>::epsilon() / 2,
                                    precision + " " + prefix, checks);
         }

@@ -9,33 +9,32 @@
 
 #include <gemm_kernels.h> // step-4: step4::gemm, the course's product
 
+#include <lab/cuda_check.h>
 #include <lab/device_buffer.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <utility>
 
 namespace step5
 {
   namespace
   {
-    // The picture's channels on the device, one image after another, and room for two
-    // restorations of them (a dense pipeline's two routes), poisoned before every run.
+    // The picture's channels side by side on the device, one image after another,
+    // copied there from the channels' own problems (method_runs.h: the images are
+    // uploaded once, for λ's search), and room for two restorations of them (a dense
+    // pipeline's two routes), poisoned before every run.
     template <typename T>
-    struct ChannelsOnDevice
+    struct StackedChannels
     {
-      ChannelsOnDevice(const PsfField &field, const SampledField &sampled,
-                       const std::vector<lab::Matrix<double>> &channels)
-        : psf(field.varies() ? DevicePsf<T>(sampled) : DevicePsf<T>(field.psf)), rows(channels.front().rows()),
-          cols(channels.front().cols()), k(static_cast<int>(channels.size())),
-          g(static_cast<std::size_t>(rows) * cols * k), f(g.count()), f_inverse(g.count())
+      explicit StackedChannels(const std::vector<DeviceProblem<T> *> &problems)
+        : k(static_cast<int>(problems.size())), n(static_cast<long>(problems.front()->rows) * problems.front()->cols),
+          g(static_cast<std::size_t>(n) * k), f(g.count()), f_inverse(g.count())
       {
-        std::vector<T> values;
-        for (const lab::Matrix<double> &channel : channels)
-          for (std::size_t i = 0; i < channel.size(); ++i)
-            values.push_back(static_cast<T>(channel.data()[i]));
-        g.copy_from_host(values.data(), values.size());
+        for (int c = 0; c < k; ++c)
+          LAB_CHECK(cudaMemcpy(g.data() + c * n, problems[c]->g.data(), n * sizeof(T), cudaMemcpyDeviceToDevice));
       }
 
       void poison()
@@ -44,22 +43,28 @@ namespace step5
         f_inverse.poison();
       }
 
-      // Channel c of the images in @p images.
-      lab::Matrix<double> download(const lab::DeviceBuffer<T> &images, int c) const
-      {
-        std::vector<T> all(images.count());
-        images.copy_to_host(all.data(), all.size());
-        lab::Matrix<double> channel(rows, cols);
-        const long n = static_cast<long>(rows) * cols;
-        for (long i = 0; i < n; ++i)
-          channel.data()[i] = static_cast<double>(all[c * n + i]);
-        return channel;
-      }
-
-      DevicePsf<T> psf;
-      int rows, cols, k;
+      int k;
+      long n;
       lab::DeviceBuffer<T> g, f, f_inverse;
     };
+
+    // The k channel images in @p images (one download for all), as @p problem's size.
+    template <typename T>
+    std::vector<lab::Matrix<double>> channel_images(const lab::DeviceBuffer<T> &images, int k,
+                                                    const DeviceProblem<T> &problem)
+    {
+      std::vector<T> all(images.count());
+      images.copy_to_host(all.data(), all.size());
+      const long n = static_cast<long>(problem.rows) * problem.cols;
+      std::vector<lab::Matrix<double>> channels;
+      for (int c = 0; c < k; ++c)
+        {
+          lab::Matrix<double> &channel = channels.emplace_back(problem.rows, problem.cols);
+          for (long i = 0; i < n; ++i)
+            channel.data()[i] = static_cast<double>(all[c * n + i]);
+        }
+      return channels;
+    }
 
     // A route: its result's name and description, and whether it is the inverse one.
     struct Route
@@ -100,12 +105,12 @@ namespace step5
     }
 
     // Adds a route's results to every channel and its comparison: @p together and
-    // @p alone the stage times of the two runs, @p together_images and @p alone_images
-    // where their images are.
+    // @p alone the stage times of the two runs, @p together_images the picture's
+    // images and @p alone_image the first channel's alone.
     template <typename T>
     void record(ChannelsTogether &out, const Route &route, const StageTimes &together, const StageTimes &alone,
-                const ChannelsOnDevice<T> &picture, const lab::DeviceBuffer<T> &together_images,
-                const ChannelsOnDevice<T> &first, const lab::DeviceBuffer<T> &alone_images)
+                const StackedChannels<T> &picture, const lab::DeviceBuffer<T> &together_images,
+                const DeviceProblem<T> &first, const lab::DeviceBuffer<T> &alone_image)
     {
       TogetherAgainstAlone comparison;
       comparison.description = route.description;
@@ -115,21 +120,20 @@ namespace step5
       comparison.together_ms = route_milliseconds(together, route.inverse_route);
       comparison.alone_ms = route_milliseconds(alone, route.inverse_route);
       const bool failed = together.failed_column >= 0 || alone.failed_column >= 0;
-      comparison.difference =
-        failed ? std::nan("")
-               : relative_difference(picture.download(together_images, 0), first.download(alone_images, 0));
+      const std::vector<lab::Matrix<double>> images =
+        failed ? std::vector<lab::Matrix<double>>() : channel_images(together_images, picture.k, first);
+      comparison.difference = failed ? std::nan("") : relative_difference(images.front(), first.download(alone_image));
       for (int c = 0; c < picture.k; ++c)
         {
-          MethodResult result = blank_result(route.name, route.description + ", together",
-                                             MethodKind::pipeline);
+          MethodResult result = blank_result(route.name, route.description + ", together", MethodKind::pipeline);
           result.channels_together = picture.k;
           result.stages = comparison.together;
           if (together.failed_column >= 0)
             result.failure = not_positive_definite(together.failed_column);
-          else
+          else if (!failed)
             {
               result.milliseconds = comparison.together_ms;
-              result.image = picture.download(together_images, c);
+              result.image = images[c];
             }
           out.channels[c].push_back(std::move(result));
         }
@@ -140,20 +144,20 @@ namespace step5
   // @sect3{The runs}
   //
   // Each pipeline is made for the picture's k channels and run, then made again for
-  // one channel and run on the first: one at a time, so that the GPU holds only one
-  // set of n² matrices. The repetitions and the median are the per-channel runs' own
-  // (method_runs.h).
+  // one channel and run on the first channel's own problem: one at a time, so that
+  // the GPU holds only one set of n² matrices. The repetitions and the median are the
+  // per-channel runs' own (method_runs.h).
   template <typename T>
-  ChannelsTogether restore_channels_together(const PsfField &field, const SampledField &sampled,
-                                             const std::vector<lab::Matrix<double>> &degraded,
+  ChannelsTogether restore_channels_together(const PsfField &field, const std::vector<DeviceProblem<T> *> &problems,
                                              const RestoreOptions &options, lab::Cublas &cublas)
   {
-    ChannelsOnDevice<T> picture(field, sampled, degraded);
-    ChannelsOnDevice<T> first(field, sampled, {degraded.front()});
-    const int rows = picture.rows, cols = picture.cols;
+    StackedChannels<T> picture(problems);
+    DeviceProblem<T> &first = *problems.front();
+    const DevicePsf<T> &psf = first.psf; // the same for every channel
+    const int rows = first.rows, cols = first.cols;
     const T lambda = static_cast<T>(options.lambda);
     ChannelsTogether out;
-    out.channels.resize(degraded.size());
+    out.channels.resize(problems.size());
 
     if (options.dense)
       {
@@ -168,46 +172,64 @@ namespace step5
         // before the next product's run overwrites their images.
         for (const Products &p : products)
           {
-            const auto run_on = [&](ChannelsOnDevice<T> &on) {
-              DensePipeline<T> pipeline(rows, cols, true, on.k);
-              return median_times(options.dense_reps, [&] {
-                on.poison();
-                return pipeline.run(on.psf, lambda, on.g.data(), p.gemm, on.f.data(), on.f_inverse.data());
+            StageTimes together, alone;
+            {
+              DensePipeline<T> pipeline(rows, cols, true, picture.k);
+              together = median_times(options.dense_reps, [&] {
+                picture.poison();
+                return pipeline.run(psf, lambda, picture.g.data(), p.gemm, picture.f.data(), picture.f_inverse.data());
               });
-            };
-            const StageTimes t = run_on(picture), a = run_on(first);
+            }
+            {
+              DensePipeline<T> pipeline(rows, cols, true);
+              alone = median_times(options.dense_reps, [&] {
+                first.poison_outputs();
+                return pipeline.run(psf, lambda, first.g.data(), p.gemm, first.f.data(), first.f_inverse.data());
+              });
+            }
             const std::string name = "dense_" + p.name, words = "dense, " + p.description;
-            record(out, {name + "_solve", words + ", two solves", false}, t, a, picture, picture.f, first, first.f);
-            record(out, {name + "_inverse", words + ", inverse (thesis)", true}, t, a, picture, picture.f_inverse,
-                   first, first.f_inverse);
+            record(out, {name + "_solve", words + ", two solves", false}, together, alone, picture, picture.f, first,
+                   first.f);
+            record(out, {name + "_inverse", words + ", inverse (thesis)", true}, together, alone, picture,
+                   picture.f_inverse, first, first.f_inverse);
           }
-        const auto vendor_on = [&](ChannelsOnDevice<T> &on) {
-          DensePipeline<T> pipeline(rows, cols, false, on.k);
-          return median_times(options.dense_reps, [&] {
-            on.poison();
-            return pipeline.run_vendor(on.psf, lambda, on.g.data(), cublas, on.f.data());
+        StageTimes together, alone;
+        {
+          DensePipeline<T> pipeline(rows, cols, false, picture.k);
+          together = median_times(options.dense_reps, [&] {
+            picture.poison();
+            return pipeline.run_vendor(psf, lambda, picture.g.data(), cublas, picture.f.data());
           });
-        };
-        const StageTimes t = vendor_on(picture), a = vendor_on(first);
-        record(out, {"dense_cusolver", "dense, cuBLAS + cuSOLVER potrf/potrs", false}, t, a, picture, picture.f, first,
-               first.f);
+        }
+        {
+          DensePipeline<T> pipeline(rows, cols, false);
+          alone = median_times(options.dense_reps, [&] {
+            first.poison_outputs();
+            return pipeline.run_vendor(psf, lambda, first.g.data(), cublas, first.f.data());
+          });
+        }
+        record(out, {"dense_cusolver", "dense, cuBLAS + cuSOLVER potrf/potrs", false}, together, alone, picture,
+               picture.f, first, first.f);
       }
 
     if (options.band)
       {
-        const auto band_on = [&](ChannelsOnDevice<T> &on) {
-          BandPipeline<T> pipeline(field, rows, cols, lab::Gemm<T>(step4::gemm), 0, on.k);
+        // A band pipeline for @p channels channels, run on @p g into @p f after
+        // @p poison, its first run untimed where there are repetitions.
+        const auto band_run = [&](int channels, const T *g, T *f, const std::function<void()> &poison) {
+          BandPipeline<T> pipeline(field, rows, cols, lab::Gemm<T>(step4::gemm), 0, channels);
           const auto run = [&] {
-            on.poison();
-            return pipeline.run(on.psf, lambda, on.g.data(), on.f.data());
+            poison();
+            return pipeline.run(psf, lambda, g, f);
           };
           if (options.band_reps > 1)
             run();
           return median_times(options.band_reps, run);
         };
-        const StageTimes t = band_on(picture), a = band_on(first);
-        record(out, {"band_course_solve", "band, step-4's kernels, two solves", false}, t, a, picture, picture.f,
-               first, first.f);
+        const StageTimes together = band_run(picture.k, picture.g.data(), picture.f.data(), [&] { picture.poison(); });
+        const StageTimes alone = band_run(1, first.g.data(), first.f.data(), [&] { first.poison_outputs(); });
+        record(out, {"band_course_solve", "band, step-4's kernels, two solves", false}, together, alone, picture,
+               picture.f, first, first.f);
       }
     return out;
   }
@@ -238,10 +260,10 @@ namespace step5
       }
   }
 
-  template ChannelsTogether restore_channels_together<float>(const PsfField &, const SampledField &,
-                                                             const std::vector<lab::Matrix<double>> &,
+  template ChannelsTogether restore_channels_together<float>(const PsfField &,
+                                                             const std::vector<DeviceProblem<float> *> &,
                                                              const RestoreOptions &, lab::Cublas &);
-  template ChannelsTogether restore_channels_together<double>(const PsfField &, const SampledField &,
-                                                              const std::vector<lab::Matrix<double>> &,
+  template ChannelsTogether restore_channels_together<double>(const PsfField &,
+                                                              const std::vector<DeviceProblem<double> *> &,
                                                               const RestoreOptions &, lab::Cublas &);
 } // namespace step5

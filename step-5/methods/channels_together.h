@@ -37,6 +37,7 @@
 // side, are left out of a colour picture.
 
 #include "methods/method_result.h"
+#include "methods/method_runs.h"
 #include "methods/restoration.h"
 #include "model/psf_field.h"
 
@@ -70,12 +71,13 @@ namespace step5
   };
 
   // The dense pipelines (each route, and the vendor's) where @p options.dense, and the
-  // band pipeline where @p options.band, on the channels @p degraded (all of one size),
-  // blurred by @p field (one PSF as constant_field's), @p sampled its table for the
-  // picture's size, with options.lambda, in precision T.
+  // band pipeline where @p options.band, on the picture whose channels' problems on the
+  // device are @p problems (method_runs.h: one PSF or the field, the same for all; the
+  // first channel's alone runs use its problem, whose f and f_inverse they overwrite),
+  // blurred by @p field (one PSF as constant_field's), with options.lambda, in
+  // precision T.
   template <typename T>
-  ChannelsTogether restore_channels_together(const PsfField &field, const SampledField &sampled,
-                                             const std::vector<lab::Matrix<double>> &degraded,
+  ChannelsTogether restore_channels_together(const PsfField &field, const std::vector<DeviceProblem<T> *> &problems,
                                              const RestoreOptions &options, lab::Cublas &cublas);
 
   // Prints one line per route, the picture's time against three channels alone, and

@@ -28,7 +28,7 @@ namespace step5
     : rows_(rows), cols_(cols), n_(rows * cols), channels_(channels), with_inverse_(with_inverse),
       h_(static_cast<std::size_t>(n_) * n_), a_(static_cast<std::size_t>(n_) * n_),
       x_(with_inverse ? static_cast<std::size_t>(n_) * n_ : 0), b_(static_cast<std::size_t>(n_) * channels),
-      solution_(static_cast<std::size_t>(n_) * channels),
+      solution_(with_inverse ? static_cast<std::size_t>(n_) * channels : 0),
       cholesky_workspace_(pipeline_cholesky<T>().workspace_elements(n_, step2::default_panel_width<T>())),
       inverse_workspace_(with_inverse ? best_inverse<T>().workspace_elements(n_) : 0),
       solve_workspace_(step3::substitution_workspace(n_, one_column)), info_(1), cusolver_(n_, n_)

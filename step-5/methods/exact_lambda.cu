@@ -72,8 +72,8 @@ namespace step5
     return timed_search(residual_norm2, degraded, sigma, range, start, "CG");
   }
 
-  // Every trial λ is one factorisation and solve by CHOLMOD per channel, in double,
-  // and one blur on the CPU. A factorisation that fails (λ so small that A is not
+  // Every trial λ is one factorisation by CHOLMOD for all channels, in double, a solve
+  // and a blur on the CPU per channel. A factorisation that fails (λ so small that A is not
   // positive definite in double) counts as an infinite residual: the search then
   // moves to larger λ.
   ResidualSearch choose_lambda_by_exact_discrepancy_on_cpu(const SampledField &field,
@@ -84,15 +84,12 @@ namespace step5
     for (const lab::Matrix<double> &channel : degraded)
       b.push_back(blur_transpose(field, channel));
     const auto residual_norm2 = [&](double lambda) {
-      const NormalStencil a = normal_matrix_stencil(field, lambda);
+      const SparseCholeskySolutions solution = sparse_cholesky_solve(normal_matrix_stencil(field, lambda), b);
+      if (solution.f.empty())
+        return std::numeric_limits<double>::infinity();
       double sum = 0;
       for (std::size_t c = 0; c < degraded.size(); ++c)
-        {
-          const SparseCholeskySolution solution = sparse_cholesky_solve(a, b[c]);
-          if (solution.f.size() == 0)
-            return std::numeric_limits<double>::infinity();
-          sum += lab::mean_squared_error(blur(field, solution.f), degraded[c]) * static_cast<double>(degraded[c].size());
-        }
+        sum += lab::mean_squared_error(blur(field, solution.f[c]), degraded[c]) * static_cast<double>(degraded[c].size());
       return sum;
     };
     return timed_search(residual_norm2, degraded, sigma, range, start, "CHOLMOD");

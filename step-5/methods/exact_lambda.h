@@ -56,7 +56,7 @@ namespace step5
                                                     const LambdaRange &range, double start);
 
   // The same without a GPU, each f_λ by CHOLMOD's sparse Cholesky (sparse_cholesky.h)
-  // in double: a factorisation per λ and channel, about a second at 256² (where
+  // in double: a factorisation per λ for all channels, about a second at 256² (where
   // have_cholmod()). @p field is the blur, one PSF as constant_field's.
   ResidualSearch choose_lambda_by_exact_discrepancy_on_cpu(const SampledField &field,
                                                            const std::vector<lab::Matrix<double>> &degraded,

@@ -148,11 +148,12 @@ namespace step5
   // L->minor to the column (of PAPᵀ) where it stopped, which the permutation maps
   // back to the pixel. `cholmod_l_solve` applies P, the two triangular solves and
   // Pᵀ. Each stage is timed once: the method runs once per image.
-  SparseCholeskySolution sparse_cholesky_solve(const NormalStencil &a, const lab::Matrix<double> &b)
+  SparseCholeskySolutions sparse_cholesky_solve(const NormalStencil &a, const std::vector<lab::Matrix<double>> &bs)
   {
-    if (b.rows() != a.image_rows || b.cols() != a.image_cols)
-      throw std::invalid_argument("step5::sparse_cholesky_solve: b must be an image of the stencil's size");
-    SparseCholeskySolution solution;
+    for (const lab::Matrix<double> &b : bs)
+      if (b.rows() != a.image_rows || b.cols() != a.image_cols)
+        throw std::invalid_argument("step5::sparse_cholesky_solve: b must be an image of the stencil's size");
+    SparseCholeskySolutions solution;
     SparseCholeskyReport &report = solution.report;
     Common common;
     cholmod_common &c = common.c;
@@ -184,28 +185,51 @@ namespace step5
       }
     check(factorised, c, "the factorisation");
 
-    Dense right_side{cholmod_l_allocate_dense(matrix.p->nrow, 1, matrix.p->nrow, CHOLMOD_REAL, &c), &c};
+    // The right-hand sides as the columns of one dense matrix (CHOLMOD's are stored by
+    // columns): one solve for them all.
+    const long n = static_cast<long>(matrix.p->nrow), k = static_cast<long>(bs.size());
+    Dense right_side{cholmod_l_allocate_dense(n, k, n, CHOLMOD_REAL, &c), &c};
     check(right_side.p != nullptr, c, "allocating b");
     auto *b_values = static_cast<double *>(right_side.p->x);
-    for (int r = 0; r < b.rows(); ++r)
-      for (int col = 0; col < b.cols(); ++col)
-        b_values[static_cast<long>(r) * b.cols() + col] = b(r, col);
+    const int cols = a.image_cols;
+    for (long j = 0; j < k; ++j)
+      for (int r = 0; r < a.image_rows; ++r)
+        for (int col = 0; col < cols; ++col)
+          b_values[j * n + static_cast<long>(r) * cols + col] = bs[j](r, col);
     timer.start();
     Dense f{cholmod_l_solve(CHOLMOD_A, factor.p, right_side.p, &c), &c};
     report.solve = timer.milliseconds();
     check(f.p != nullptr, c, "the solve");
 
     const auto *f_values = static_cast<const double *>(f.p->x);
-    solution.f = lab::Matrix<double>(b.rows(), b.cols());
-    for (int r = 0; r < b.rows(); ++r)
-      for (int col = 0; col < b.cols(); ++col)
-        solution.f(r, col) = f_values[static_cast<long>(r) * b.cols() + col];
+    for (long j = 0; j < k; ++j)
+      {
+        lab::Matrix<double> &f_j = solution.f.emplace_back(a.image_rows, cols);
+        for (int r = 0; r < a.image_rows; ++r)
+          for (int col = 0; col < cols; ++col)
+            f_j(r, col) = f_values[j * n + static_cast<long>(r) * cols + col];
+      }
+    return solution;
+  }
+
+  SparseCholeskySolution sparse_cholesky_solve(const NormalStencil &a, const lab::Matrix<double> &b)
+  {
+    SparseCholeskySolutions solutions = sparse_cholesky_solve(a, std::vector<lab::Matrix<double>>{b});
+    SparseCholeskySolution solution;
+    solution.report = solutions.report;
+    if (!solutions.f.empty())
+      solution.f = std::move(solutions.f.front());
     return solution;
   }
 #else
   bool have_cholmod() { return false; }
 
   SparseCholeskySolution sparse_cholesky_solve(const NormalStencil &, const lab::Matrix<double> &)
+  {
+    throw std::logic_error("step5::sparse_cholesky_solve: this build has no CHOLMOD (SuiteSparse)");
+  }
+
+  SparseCholeskySolutions sparse_cholesky_solve(const NormalStencil &, const std::vector<lab::Matrix<double>> &)
   {
     throw std::logic_error("step5::sparse_cholesky_solve: this build has no CHOLMOD (SuiteSparse)");
   }

@@ -50,6 +50,7 @@
 #include <lab/matrix.h>
 
 #include <string>
+#include <vector>
 
 namespace step5
 {
@@ -96,4 +97,14 @@ namespace step5
   // in a build without CHOLMOD, std::runtime_error when CHOLMOD fails otherwise (out
   // of memory).
   SparseCholeskySolution sparse_cholesky_solve(const NormalStencil &a, const lab::Matrix<double> &b);
+
+  // The same for several right-hand sides (a colour picture's channels), one
+  // factorisation for all: f[c] solves A f = bs[c]; all empty when the factorisation
+  // failed. report.solve is the solves' time for all of them.
+  struct SparseCholeskySolutions
+  {
+    std::vector<lab::Matrix<double>> f;
+    SparseCholeskyReport report;
+  };
+  SparseCholeskySolutions sparse_cholesky_solve(const NormalStencil &a, const std::vector<lab::Matrix<double>> &bs);
 } // namespace step5

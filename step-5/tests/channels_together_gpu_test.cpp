@@ -11,6 +11,7 @@
 #include "methods/band_pipeline.h"
 #include "methods/channels_together.h"
 #include "methods/dense_pipeline.h"
+#include "methods/method_runs.h"
 #include "model/blur_model.h"
 #include "model/psf.h"
 #include "report/checks.h"
@@ -103,8 +104,13 @@ namespace
     lab::Cublas cublas;
     step5::RestoreOptions options;
     options.lambda = lambda;
-    const step5::ChannelsTogether together =
-      step5::restore_channels_together<T>(field, sampled, channels, options, cublas);
+    std::vector<step5::DeviceProblem<T>> problems;
+    for (const Image &channel : channels)
+      problems.emplace_back(psf, channel);
+    std::vector<step5::DeviceProblem<T> *> on_device;
+    for (step5::DeviceProblem<T> &problem : problems)
+      on_device.push_back(&problem);
+    const step5::ChannelsTogether together = step5::restore_channels_together<T>(field, on_device, options, cublas);
     const std::vector<std::string> names = {"dense_course_solve", "dense_course_inverse", "dense_cublas_solve",
                                             "dense_cublas_inverse", "dense_cusolver", "band_course_solve"};
     REQUIRE(together.channels.size() == 3);

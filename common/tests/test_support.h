@@ -7,6 +7,7 @@
 #include <lab/compare.h>
 #include <lab/gemm.h>
 #include <lab/matrix.h>
+#include <lab/test_matrices.h>
 
 #include <temp_dir.h>
 
@@ -55,6 +56,36 @@ namespace lab_test
           worst = lab::nan_max(worst, lab::entry_error(double(result(i, j)), reference, bound));
         }
     return worst;
+  }
+
+  /// A lower triangular L with diagonal in [1, 2) and entries below it in
+  /// [-1/√n, 1/√n) (the rest 0), from @p seed, and A = L Lᵀ formed in double and
+  /// rounded to T: L is then A's Cholesky factor up to A's rounding, and every row
+  /// of both is of the same size, unlike the 2011 course's matrix, whose rows grow
+  /// like n⁵. For the tests of the probes (lab/probes.h).
+  template <typename T>
+  lab::Matrix<T> well_scaled_factor(int n, unsigned seed)
+  {
+    lab::Matrix<T> l = lab::random_matrix<T>(n, n, seed);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        l(i, j) = j > i ? T(0) : j == i ? T(1.5 + 0.5 * double(l(i, j))) : T(double(l(i, j)) / std::sqrt(double(n)));
+    return l;
+  }
+  template <typename T>
+  lab::Matrix<T> times_transpose(const lab::Matrix<T> &l)
+  {
+    const int n = l.rows();
+    lab::Matrix<T> a(n, n);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j <= i; ++j)
+        {
+          double sum = 0;
+          for (int k = 0; k <= j; ++k)
+            sum += double(l(i, k)) * double(l(j, k));
+          a(i, j) = a(j, i) = T(sum);
+        }
+    return a;
   }
 
   /// True when @p needle occurs in @p haystack.

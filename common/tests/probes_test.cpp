@@ -1,7 +1,7 @@
-// Tests of lab/probes.h on the host and lab/fresh_inputs.h's exponents: an exact
-// factor passes the probe at every size; a factor wrong in one entry, a NaN, a zero
-// factor, and the factor of the run before (what a kernel that replays its last answer
-// would give under a fresh scale) all FAIL it.
+// Tests of lab/probes.h on the host and lab/fresh_inputs.h's exponents: a factor exact
+// up to rounding passes the probe at every size; a factor with garbage in one entry, a
+// NaN, a zero factor, and the factor of the run before (what a kernel that replays
+// its last answer would give under a fresh scale) all FAIL it.
 #include <lab/fresh_inputs.h>
 #include <lab/probes.h>
 #include <lab/test_matrices.h>

@@ -3,22 +3,34 @@
 //
 // The matrix is uploaded once and kept as it was generated; before every run (and
 // outside its timing) it is copied into the buffer that the factorisation
-// overwrites, and `info` is poisoned (-1), so that a variant that never writes it
-// cannot pass. cuSOLVER is timed alone, the median of `reps` runs between CUDA events
+// overwrites, times 4^e with e drawn afresh for the run from a seed no program can
+// know (lab/fresh_inputs.h), and `info` is poisoned (-1), so that a variant that never
+// writes it cannot pass. The factor of 4^e A is 2^e L exactly, every rounding as for A;
+// multiplied back by 2^-e it is what the same code gives on A, and a variant that
+// handed back an earlier run's factor would be off by a factor of 2 at least.
+//
+// cuSOLVER is timed alone, the median of `reps` runs between CUDA events
 // (lab::median_gpu_milliseconds); each variant alternately with cuSOLVER, a run of
 // each in turn (lab::median_gpu_milliseconds_alternately), and its percentage of
 // cuSOLVER's speed is the median over the pairs of their ratio: at the GPU's power
 // limit the clock moves within a second, and only two runs made side by side see the
-// same clock (lab/timer.h). The factor of the last run, the variant's, is copied back
-// and checked (factor_residual.h), and kept for whoever wants to look at it.
+// same clock (lab/timer.h). After every run of a variant, untimed, its factor is
+// checked on the GPU by Freivalds' probe (lab/probes.h: A x against L(Lᵀx) for a
+// random x, n² work where forming L Lᵀ would be n³), and the worst of the runs is
+// kept: a variant that is right only on some runs fails. The factor of the last run,
+// the variant's, is then copied back and checked in full (factor_residual.h), and kept
+// for whoever wants to look at it.
 
 #include "cholesky_variants.h"
 #include "factor_residual.h"
 #include "size_result.h"
 
+#include <lab/compare.h>
 #include <lab/cublas_gemm.h>
 #include <lab/device_buffer.h>
+#include <lab/fresh_inputs.h>
 #include <lab/matrix.h>
+#include <lab/probes.h>
 #include <lab/streams.h>
 #include <lab/timer.h>
 
@@ -38,6 +50,8 @@ namespace step2
     lab::DeviceBuffer<int> info;
     // The factor of the last run, on the host.
     lab::Matrix<T> factor;
+    // The exponent of the current run's input, 4^e A.
+    lab::FreshScale fresh;
 
     explicit DeviceMatrix(const lab::Matrix<T> &matrix)
       : a(matrix), pristine(matrix), work(matrix.size()), info(1)
@@ -61,6 +75,7 @@ namespace step2
     Factorisation run(int reps, Factorize factorize, const std::function<void(T *)> &to_course_layout = {})
     {
       const double ms = lab::median_gpu_milliseconds(reps, [&] { factorize(work.data(), info.data()); }, restore());
+      unscale();
       if (to_course_layout)
         to_course_layout(work.data());
       Factorisation f = check_last_run();
@@ -68,29 +83,43 @@ namespace step2
       return f;
     }
 
-    // Times @p factorize (a variant) alternately with @p vendor (cuSOLVER), and checks
-    // the variant's factor, which the last run left.
+    // Times @p factorize (a variant) alternately with @p vendor (cuSOLVER), probes
+    // the factor of each of its runs, and checks the one the last run left in full.
     template <typename Factorize>
     Factorisation run_beside(int reps, const Yardstick<T> &vendor, Factorize factorize)
     {
+      double worst_probe = 0;
       const lab::AlternateTimes times = lab::median_gpu_milliseconds_alternately(
         reps, [&] { vendor(work.data(), info.data()); }, [&] { factorize(work.data(), info.data()); },
-        restore());
+        restore(), [&] {
+          unscale();
+          worst_probe = lab::nan_max(worst_probe, lab::cholesky_probe_on_gpu(pristine.data(), work.data(),
+                                                                             a.rows(), a.ld()));
+        });
       Factorisation f = check_last_run();
       f.ms = times.work_ms;
       f.percent_of_vendor = 100 * times.relative_speed;
+      f.probe = worst_probe;
       return f;
     }
 
   private:
-    // What runs before every run: the matrix restored, info poisoned.
+    // What runs before every run: the matrix restored and scaled by a fresh 4^e, info
+    // poisoned.
     std::function<void()> restore()
     {
       return [this] {
+        fresh.next();
         work.copy_from_device(pristine);
+        lab::scale_on_gpu(work.data(), work.count(), 2 * fresh.exponent());
         info.poison();
       };
     }
+
+    // The factor of the run just made multiplied back by 2^-e, into the factor of A.
+    // (What lies above the diagonal, A's upper triangle, is scaled too and read by
+    // nobody.)
+    void unscale() { lab::scale_on_gpu(work.data(), work.count(), -fresh.exponent()); }
 
     // The factor and info of the last run, copied back and checked.
     Factorisation check_last_run()

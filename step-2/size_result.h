@@ -27,6 +27,9 @@ namespace step2
     double residual = not_run;
     int info = 0;
     double percent_of_vendor = not_run;
+    // The worst probe of every timed run's factor (gpu_timing.h), for a variant timed
+    // beside cuSOLVER; not_run for the others.
+    double probe = not_run;
   };
 
   // Variant 6 against cuSOLVER on A x = b (mixed_precision_comparison.h):

@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 namespace step3
@@ -25,6 +26,13 @@ namespace step3
     double ms = std::nan("");
     double residual = std::nan("");
     int info = 0;
+    // Where every timed run's result was probed (Problem::time_on_fresh_inputs): the
+    // worst probe and its tolerance.
+    struct Probe
+    {
+      double worst, tolerance;
+    };
+    std::optional<Probe> probe = std::nullopt;
   };
 
   // The times of a table's two yardsticks, which its percent columns divide by (trtri
@@ -46,11 +54,14 @@ namespace step3
                 "check");
   }
 
-  // Judges @p m (result_checks.h) and prints its line.
+  // Judges @p m (result_checks.h), and its probe where it has one, and prints its
+  // line.
   inline void report(lab::Checks &checks, const std::string &context, const Measurement &m, double flops,
                      double tolerance, Yardsticks yardsticks = {})
   {
-    const bool ok = judge(checks, context + " " + m.name, m.info, m.residual, tolerance);
+    bool ok = judge(checks, context + " " + m.name, m.info, m.residual, tolerance);
+    if (m.probe && m.info == 0)
+      ok = checks.at_most(context + " " + m.name + " every run (probe)", m.probe->worst, m.probe->tolerance) && ok;
     std::printf("  %-30s %10s %9.0f %8s %8s %10.2e   %s\n", m.name.c_str(), lab::format_milliseconds(m.ms).c_str(),
                 gflops(flops, m.ms), lab::format_or_dash(100 * yardsticks.first_ms / m.ms, "%.1f%%").c_str(),
                 lab::format_or_dash(100 * yardsticks.second_ms / m.ms, "%.1f%%").c_str(), m.residual,

@@ -16,8 +16,11 @@
 #include <cholesky_blocked_cpu.h> // step-2: the factor when there is no GPU
 #include <cusolver_cholesky.h>    // step-2: cuSOLVER's potrf
 
+#include <lab/compare.h>
 #include <lab/cublas_gemm.h>
 #include <lab/device_buffer.h>
+#include <lab/fresh_inputs.h>
+#include <lab/probes.h>
 #include <lab/residuals.h>
 #include <lab/test_matrices.h>
 #include <lab/timer.h>
@@ -25,6 +28,7 @@
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace step3
@@ -43,6 +47,7 @@ namespace step3
     lab::Cublas *cublas = nullptr;
     lab::DeviceBuffer<T> device_a, device_l, device_x;
     lab::DeviceBuffer<int> info;
+    lab::FreshScale fresh;
     // The vendor's routines for this size, their workspaces allocated once.
     std::unique_ptr<step2::CusolverCholesky<T>> cholesky; // potrf and potrs
     // potrs reads L from the triangle where the course keeps it, by rows (UPPER to
@@ -84,6 +89,34 @@ namespace step3
       return lab::median_gpu_milliseconds(settings.options.reps, work, reset);
     }
 
+    // Times an inverse of L into device_x as time() does, each run on a fresh input
+    // (lab/fresh_inputs.h): after @p reset, the matrix @p input the run reads L from
+    // (device_l, or device_x where the routine inverts in place) is multiplied by 2^e,
+    // with e drawn afresh from a seed no program can know. The inverse of 2^e L is
+    // 2^-e L⁻¹ exactly, every rounding as for L. After each run, untimed, X is
+    // multiplied back by 2^e (and device_l by 2^-e), and probed (lab/probes.h:
+    // L(Xx) against x for a random x, n² work): a routine that handed back an earlier
+    // run's X would be off by a factor of 2 at least, one right only on some runs fails
+    // the probe of the others. The worst probe of the runs is returned in *probe.
+    double time_on_fresh_inputs(const std::function<void()> &work, const std::function<void()> &reset,
+                                lab::DeviceBuffer<T> &input, double *probe)
+    {
+      *probe = 0;
+      return lab::median_gpu_milliseconds(
+        settings.options.reps, work,
+        [&] {
+          reset();
+          fresh.next();
+          lab::scale_on_gpu(input.data(), input.count(), fresh.exponent());
+        },
+        [&] {
+          if (&input == &device_l)
+            lab::scale_on_gpu(device_l.data(), device_l.count(), -fresh.exponent());
+          lab::scale_on_gpu(device_x.data(), device_x.count(), fresh.exponent());
+          *probe = lab::nan_max(*probe, lab::inverse_probe_on_gpu(device_l.data(), device_x.data(), n, n));
+        });
+    }
+
     // The info the last computation left.
     int reported_info() const
     {
@@ -92,15 +125,20 @@ namespace step3
       return status;
     }
 
-    // X from the device, with its info.
-    Measurement result(const std::string &name, double ms, bool lower_only = false)
+    // X from the device, with its info, and the worst @p probe of its runs where they
+    // were probed.
+    Measurement result(const std::string &name, double ms, bool lower_only = false,
+                       std::optional<double> probe = {})
     {
       lab::Matrix<T> x(n, n);
       device_x.download(x);
       if (lower_only)
         x = lower_triangle(x);
       const int status = reported_info();
-      return {name, ms, status == 0 ? lab::inverse_residual(l, x, residual_columns(n)) : std::nan(""), status};
+      Measurement m{name, ms, status == 0 ? lab::inverse_residual(l, x, residual_columns(n)) : std::nan(""), status};
+      if (probe)
+        m.probe = Measurement::Probe{*probe, lab::probe_tolerance<T>(n)};
+      return m;
     }
 
     lab::Gemm<T> gemm() const { return lab::cublas_gemm_exact<T>(*cublas); }

@@ -50,10 +50,15 @@ namespace lab
   } // namespace
 
   double median_gpu_milliseconds(int reps, const std::function<void()> &work,
-                                 const std::function<void()> &prepare)
+                                 const std::function<void()> &prepare, const std::function<void()> &after)
   {
     CudaEvent start, stop;
-    return median(repeat(reps, [&] { return time_once(work, prepare, start, stop); }));
+    return median(repeat(reps, [&] {
+      const double ms = time_once(work, prepare, start, stop);
+      if (after)
+        after();
+      return ms;
+    }));
   }
 
   AlternateTimes median_gpu_milliseconds_alternately(int reps,

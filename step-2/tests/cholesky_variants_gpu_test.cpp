@@ -11,12 +11,14 @@
 // (CTest: skipped) on a machine without a GPU.
 #include "cholesky_variants.h"
 #include "cusolver_cholesky.h"
+#include "gpu_timing.h"
 #include "variants/6_mixed_precision_solve.cuh"
 #include "variants/base_block_in_registers.cuh"
 #include "spd_except_at.h"
 
 #include <lab/cublas_gemm.h>
 #include <lab/device_buffer.h>
+#include <lab/probes.h>
 #include <lab/residuals.h>
 #include <lab/streams.h>
 #include <lab/test_matrices.h>
@@ -538,5 +540,65 @@ TEST_CASE("variant 6 reports a matrix that is not positive definite", "[gpu]")
       INFO("failing column " << c);
       CHECK(solve_mixed(spd_except_at<float>(300, c), cublas, 128).info == c + 1);
       CHECK(solve_mixed(spd_except_at<double>(300, c), cublas, 128).info == c + 1);
+    }
+}
+
+// The faults a timing harness must not let through (issue 54), in step-2's: a variant
+// that factorises on its first call only and then hands back the factor it kept (in a
+// buffer of its own, beyond the reach of the restored input), and one that writes on
+// its first call only (later runs leave the input, 4^e A, where L should be). Each run's
+// input is fresh, 4^e A (gpu_timing.h), and every run's factor is probed: both must
+// fail the probe, and the honest variant beside them pass it. (A variant is a plain
+// function, so what the two remember lives here.)
+namespace
+{
+  lab::DeviceBuffer<float> *kept_factor = nullptr;
+  int factorisations_so_far = 0;
+
+  const step2::Variant<float> &honest() { return step2::variants<float>().front(); }
+
+  void replays_its_first_factor(const step2::CholeskyArgs<float> &args)
+  {
+    const std::size_t count = std::size_t(args.n) * args.ld;
+    if (kept_factor->count() == 0)
+      {
+        honest().factorize(args);
+        *kept_factor = lab::DeviceBuffer<float>(count);
+        LAB_CHECK(cudaMemcpy(kept_factor->data(), args.a, count * sizeof(float), cudaMemcpyDeviceToDevice));
+        return;
+      }
+    LAB_CHECK(cudaMemcpy(args.a, kept_factor->data(), count * sizeof(float), cudaMemcpyDeviceToDevice));
+    LAB_CHECK(cudaMemset(args.info, 0, sizeof(int)));
+  }
+
+  void factorises_only_once(const step2::CholeskyArgs<float> &args)
+  {
+    if (factorisations_so_far++ == 0)
+      return honest().factorize(args);
+    LAB_CHECK(cudaMemset(args.info, 0, sizeof(int)));
+  }
+} // namespace
+
+TEST_CASE("planted: a variant that replays its first factor, or factorises only once, FAILs the probe of every run",
+          "[gpu]")
+{
+  const int n = 257;
+  const lab::Matrix<float> a = lab::random_spd<float>(n, 100, 7);
+  step2::DeviceMatrix<float> device(a);
+  step2::CusolverCholesky<float> cusolver(n, a.ld());
+  const step2::Yardstick<float> potrf = [&](float *m, int *info) { cusolver.factorize(m, info); };
+  lab::Cublas cublas;
+  lab::DeviceBuffer<float> kept(0);
+  kept_factor = &kept;
+  const double tolerance = lab::probe_tolerance<float>(n);
+  step2::Variant<float> planted = honest();
+  const step2::Factorisation right = step2::run_variant(device, potrf, planted, 3, cublas, 64);
+  CHECK(right.probe <= tolerance);
+  for (auto fault : {replays_its_first_factor, factorises_only_once})
+    {
+      planted.factorize = fault;
+      const step2::Factorisation wrong = step2::run_variant(device, potrf, planted, 3, cublas, 64);
+      INFO("the probe: " << wrong.probe << ", the last run's residual: " << wrong.residual);
+      CHECK_FALSE(wrong.probe <= tolerance);
     }
 }

@@ -64,12 +64,14 @@ namespace step3
     lab::DeviceBuffer<T> workspace(variant.workspace_elements(p.n));
     const InverseArgs<T> args =
       inverse_args(p.device_l.data(), p.n, p.n, p.device_x.data(), p.info.data(), workspace.data(), p.gemm());
-    const double ms = p.time([&] { variant.invert(args); },
-                             [&] {
-                               p.device_x.poison();
-                               p.info.poison();
-                             });
-    return p.result(variant.name, ms);
+    double probe = 0;
+    const double ms = p.time_on_fresh_inputs([&] { variant.invert(args); },
+                                             [&] {
+                                               p.device_x.poison();
+                                               p.info.poison();
+                                             },
+                                             p.device_l, &probe);
+    return p.result(variant.name, ms, false, probe);
   }
 
   template <typename T>
@@ -108,19 +110,22 @@ namespace step3
     // trtri works in place: each run starts from a fresh copy of L. Its upper triangle
     // still holds A's, which trtri does not touch: only the lower one is X.
     VendorTriangular<T> &vendor = *p.vendor;
-    r.trtri = p.result("cuSOLVER_trtri",
-                       p.time([&] { vendor.trtri(p.device_x.data(), p.info.data(), nullptr); },
-                              [&] {
-                                p.device_x.copy_from_device(p.device_l);
-                                p.info.poison();
-                              }),
-                       true);
+    double probe = 0;
+    const double trtri_ms = p.time_on_fresh_inputs([&] { vendor.trtri(p.device_x.data(), p.info.data(), nullptr); },
+                                                   [&] {
+                                                     p.device_x.copy_from_device(p.device_l);
+                                                     p.info.poison();
+                                                   },
+                                                   p.device_x, &probe);
+    r.trtri = p.result("cuSOLVER_trtri", trtri_ms, true, probe);
     // trsm overwrites the identity with X; it has no info, so ours is set to 0.
-    r.trsm = p.result("cuBLAS_trsm(L,I)", p.time([&] { vendor.trsm(p.device_l.data(), p.device_x.data(), nullptr); },
-                                                 [&] {
-                                                   set_to_identity(p.device_x.data(), n, n, nullptr);
-                                                   LAB_CHECK(cudaMemset(p.info.data(), 0, sizeof(int)));
-                                                 }));
+    const double trsm_ms = p.time_on_fresh_inputs([&] { vendor.trsm(p.device_l.data(), p.device_x.data(), nullptr); },
+                                                  [&] {
+                                                    set_to_identity(p.device_x.data(), n, n, nullptr);
+                                                    LAB_CHECK(cudaMemset(p.info.data(), 0, sizeof(int)));
+                                                  },
+                                                  p.device_l, &probe);
+    r.trsm = p.result("cuBLAS_trsm(L,I)", trsm_ms, false, probe);
     const Yardsticks vendor_times{r.trtri.ms, r.trsm.ms};
     report(checks, context, r.trtri, flops, tolerance, vendor_times);
     report(checks, context, r.trsm, flops, tolerance, vendor_times);

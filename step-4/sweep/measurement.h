@@ -11,6 +11,7 @@
 #include <lab/checks_on_gpu.h>
 #include <lab/compare.h>
 #include <lab/device_buffer.h>
+#include <lab/fresh_inputs.h>
 #include <lab/timer.h>
 
 #include <cmath>
@@ -70,15 +71,22 @@ namespace step4
   // before the kernel has run, so a host clock would time the launch, not the work),
   // after a warm-up of at least lab::warm_up_milliseconds.
   //
-  // With β ≠ 0 each run reads C, so before each run (untimed) C is restored from a
-  // pristine copy: otherwise every repetition would scale the previous result again.
-  // With β = 0, C is poisoned (every entry NaN) before every run, the vendor's too: a
-  // kernel that leaves any entry unwritten leaves a NaN there, and one that finds the
-  // previous run's answer still in C (and so could return it without computing) never
-  // does. Beside the vendor, the kernel's result is checked after every one of its
-  // runs, not only the last, and the error reported is the worst of them: code that
-  // computes right only once, or only when it is checked, fails; and then once more
-  // after a last run of the kernel alone.
+  // Every run gets a fresh input (lab/fresh_inputs.h): before it, untimed, A is
+  // written from a pristine copy times 2^e, with e drawn anew from a seed no program
+  // can know and never the previous run's. The product is then 2^e A B exactly, every
+  // rounding as on A B, and the check multiplies it back by 2^-e (exact too) before
+  // comparing it with the one reference. A kernel that remembered an earlier run's
+  // answer and handed it back would be off by a factor of 2 at least.
+  //
+  // With β ≠ 0 each run reads C, so before each run C is restored from its pristine
+  // copy, scaled by the same 2^e (the result is 2^e (α A B + β C)): otherwise every
+  // repetition would scale the previous result again. With β = 0, C is poisoned (every
+  // entry NaN) before every run, the vendor's too: a kernel that leaves any entry
+  // unwritten leaves a NaN there, and one that finds the previous run's answer still in
+  // C (and so could return it without computing) never does. Beside the vendor, the
+  // kernel's result is checked after every one of its runs, not only the last, and the
+  // error reported is the worst of them: code that computes right only once, or only
+  // when it is checked, fails; and then once more after a last run of the kernel alone.
   //
   // The check is on every entry, on the GPU: the reference and the bracket of each
   // entry (gemm_check.h) are computed once per problem by cuBLAS DGEMM in double
@@ -90,12 +98,13 @@ namespace step4
   struct DeviceProblem
   {
     const GemmProblem<T> &problem;
-    lab::DeviceBuffer<T> a, b, c, c_input;
+    lab::DeviceBuffer<T> a, a_input, b, c, c_input;
     GemmArgs<T> args;
     std::optional<lab::GemmCheckOnGpu<T>> check;
+    lab::FreshScale fresh;
 
     explicit DeviceProblem(const GemmProblem<T> &p)
-      : problem(p), a(p.a), b(p.b), c(p.c.size()), c_input(p.beta == T(0) ? 0 : p.c.size()),
+      : problem(p), a(p.a), a_input(p.a), b(p.b), c(p.c.size()), c_input(p.beta == T(0) ? 0 : p.c.size()),
         args{p.shape, p.alpha, p.beta, a.data(), p.a.ld(), b.data(), p.b.ld(), c.data(), p.c.ld()}
     {
       if (p.beta != T(0))
@@ -116,10 +125,7 @@ namespace step4
     // convert to a lab::Gemm) and checks its last result.
     Measurement run(int reps, const lab::Gemm<T> &product)
     {
-      if (problem.beta == T(0))
-        c.poison();
-      const double ms =
-        lab::median_gpu_milliseconds(reps, [&] { product(args, nullptr); }, restore_c());
+      const double ms = lab::median_gpu_milliseconds(reps, [&] { product(args, nullptr); }, fresh_input());
       return {ms, error_of_c()};
     }
 
@@ -133,12 +139,9 @@ namespace step4
       if (check)
         check_each = [&] { worst = lab::nan_max(worst, error_of_c()); };
       const lab::AlternateTimes times = lab::median_gpu_milliseconds_alternately(
-        reps, [&] { vendor(args, nullptr); }, [&] { product(args, nullptr); }, restore_c(), check_each);
-      if (problem.beta == T(0))
-        {
-          c.poison();
-          product(args, nullptr);
-        }
+        reps, [&] { vendor(args, nullptr); }, [&] { product(args, nullptr); }, fresh_input(), check_each);
+      fresh_input()();
+      product(args, nullptr);
       return {times.work_ms, lab::nan_max(worst, error_of_c()), 100 * times.relative_speed};
     }
 
@@ -153,18 +156,26 @@ namespace step4
     }
 
   private:
-    // What runs before each run: with β ≠ 0, C restored from its pristine copy; with
-    // β = 0, C poisoned.
-    std::function<void()> restore_c()
+    // What runs before each run: a fresh e, A from its pristine copy times 2^e, and
+    // with β ≠ 0 C likewise; with β = 0, C poisoned.
+    std::function<void()> fresh_input()
     {
-      if (problem.beta == T(0))
-        return [this] { c.poison(); };
-      return [this] { c.copy_from_device(c_input); };
+      return [this] {
+        fresh.next();
+        a.copy_from_device(a_input);
+        lab::scale_on_gpu(a.data(), a.count(), fresh.exponent());
+        if (problem.beta == T(0))
+          return c.poison();
+        c.copy_from_device(c_input);
+        lab::scale_on_gpu(c.data(), c.count(), fresh.exponent());
+      };
     }
 
-    // The error of the result in C.
+    // The error of the result in C, once it is multiplied back by 2^-e: the product of
+    // the pristine inputs, which the check knows.
     double error_of_c()
     {
+      lab::scale_on_gpu(c.data(), c.count(), -fresh.exponent());
       if (check)
         return check->error(c.data(), problem.c.ld());
       lab::Matrix<T> result(problem.c.rows(), problem.c.cols(), problem.c.ld());

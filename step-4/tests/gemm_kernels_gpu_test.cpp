@@ -517,6 +517,55 @@ TEST_CASE("planted: a candidate that writes nothing or zeros is caught by the tu
   CHECK(step4::fastest_checked(results) == 0);
 }
 
+// The faults a timing harness must not let through (issue 54): a kernel that computes
+// on its first call only and then hands back the answer it kept (in a buffer of its
+// own, which poisoning C cannot reach), and one that writes C on its first call only.
+// Each run's input is fresh (A times a power of two it cannot know) and every run's
+// result is checked: both must fail, and the honest kernel beside them pass. (A
+// candidate is a plain function, so what the two remember lives here.)
+namespace
+{
+  lab::DeviceBuffer<float> *kept_answer = nullptr;
+  int calls_so_far = 0;
+
+  void replays_its_first_answer(const GemmArgs<float> &g, cudaStream_t stream)
+  {
+    const std::size_t bytes = sizeof(float) * g.shape.m * g.ldc;
+    if (kept_answer->count() == 0)
+      {
+        step4::tuning_candidates().front().launch(g, stream);
+        *kept_answer = lab::DeviceBuffer<float>(std::size_t(g.shape.m) * g.ldc);
+        LAB_CHECK(cudaMemcpyAsync(kept_answer->data(), g.c, bytes, cudaMemcpyDeviceToDevice, stream));
+        return;
+      }
+    LAB_CHECK(cudaMemcpyAsync(g.c, kept_answer->data(), bytes, cudaMemcpyDeviceToDevice, stream));
+  }
+
+  void writes_only_once(const GemmArgs<float> &g, cudaStream_t stream)
+  {
+    if (calls_so_far++ == 0)
+      step4::tuning_candidates().front().launch(g, stream);
+  }
+} // namespace
+
+TEST_CASE("planted: a kernel that replays its first answer, or writes only once, FAILs every run's check", "[gpu]")
+{
+  lab::DeviceBuffer<float> kept(0);
+  kept_answer = &kept;
+  const std::vector<step4::TuningCandidate> candidates = {
+    step4::tuning_candidates().front(),
+    {"replays its first answer", replays_its_first_answer},
+    {"writes only once", writes_only_once},
+  };
+  const std::vector<step4::TuningResult> results = step4::measure(candidates, 128, 3);
+  REQUIRE(results.size() == 3);
+  CHECK(results[0].passed);
+  INFO("errors: " << results[1].error << ", " << results[2].error);
+  CHECK_FALSE(results[1].passed);
+  CHECK_FALSE(results[2].passed);
+  CHECK(step4::fastest_checked(results) == 0);
+}
+
 // A lower-triangle product (lab::Output::lower_triangle): kernel 15 in float (tiles of
 // 64² below about 132 tiles, of 128² from 2100 on) and kernel 14 in double (tiles of
 // 128²) leave out the tiles above the diagonal, TF32 goes in block columns: right on

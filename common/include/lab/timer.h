@@ -132,9 +132,11 @@ namespace lab
   /// least warm_up_milliseconds, then the median of @p reps runs, each between two
   /// CUDA events on the default stream. @p prepare, when given, runs before each
   /// repetition (also those of the warm-up), outside the timed interval: for work that
-  /// must start from fresh data.
+  /// must start from fresh data. @p after, when given, runs after each, untimed: to
+  /// check every result, not only the last.
   double median_gpu_milliseconds(int reps, const std::function<void()> &work,
-                                 const std::function<void()> &prepare = {});
+                                 const std::function<void()> &prepare = {},
+                                 const std::function<void()> &after = {});
 
   /// The median over @p samples of `sample.*numerator / sample.*denominator`, one ratio
   /// per sample (NaN when empty or when any ratio is NaN). For pairs of runs that saw

@@ -26,16 +26,19 @@
 #include "single_thread_cholesky.cuh"
 
 #include <lab/checks.h>
+#include <lab/compare.h>
 #include <lab/cli.h>
 #include <lab/cuda_check.h>
 #include <lab/device.h>
 #include <lab/device_buffer.h>
+#include <lab/fresh_inputs.h>
 #include <lab/forecast.h>
 #include <lab/format.h>
 #include <lab/lapack.h>
 #include <lab/matrix_io.h>
 #include <lab/memory.h>
 #include <lab/precision.h>
+#include <lab/probes.h>
 #include <lab/residuals.h>
 #include <lab/step_main.h>
 #include <lab/table.h>
@@ -89,6 +92,44 @@ namespace step1
     return {lab::matrix_bytes<double>(n, n) + 3 * matrix, matrix + sizeof(int)};
   }
 
+  // @sect3{Every run on a fresh input, every run checked}
+  //
+  // A program timed many times on the same matrix could remember the factor of its
+  // first run and hand it back ever after, in the time of a copy. So every run gets a
+  // fresh input: A times 4^e, with e drawn before the run from a seed no program can
+  // know (lab/fresh_inputs.h). A power of two changes only the exponents of the
+  // numbers, never a rounding, so the factor of 4^e A is exactly 2^e L; multiplied
+  // back by 2^-e it is the factor of A, and a remembered one is off by a factor of 2
+  // at least. Each run's factor is then checked, untimed, by Freivalds' probe
+  // (lab/probes.h: A x against L(Lᵀx) for a random x, n² work where the full check is
+  // n³); the worst probe of the runs is kept, and the last run's factor also gets the
+  // full check (factor_check.h).
+  template <typename T>
+  struct FreshRuns
+  {
+    explicit FreshRuns(const lab::Matrix<T> &matrix) : a(matrix) {}
+
+    const lab::Matrix<T> &a;
+    lab::FreshScale fresh;
+    double worst_probe = 0;
+
+    // A fresh input for the next run.
+    lab::Matrix<T> next_input()
+    {
+      fresh.next();
+      lab::Matrix<T> input = a;
+      lab::scale(input, 2 * fresh.exponent());
+      return input;
+    }
+
+    // The run's factor multiplied back into A's, and probed.
+    void check(lab::Matrix<T> &factor)
+    {
+      lab::scale(factor, -fresh.exponent());
+      worst_probe = lab::nan_max(worst_probe, lab::cholesky_probe(a, factor));
+    }
+  };
+
   // @sect3{Timing the CPU}
   //
   // The factorisation works in place, so every repetition starts from a fresh copy of
@@ -96,13 +137,15 @@ namespace step1
   // result of the last run is kept for the check. A CPU function returns when its work
   // is done, so a host clock measures it correctly (unlike a kernel launch, below).
   template <typename T>
-  double time_cpu(const lab::Matrix<T> &a, lab::Matrix<T> &factor, int reps, int &info)
+  double time_cpu(FreshRuns<T> &runs, lab::Matrix<T> &factor, int reps, int &info)
   {
     const auto samples = lab::repeat(reps, [&] {
-      factor = a;
+      factor = runs.next_input();
       lab::HostTimer timer;
       info = cholesky_cpu(factor);
-      return timer.milliseconds();
+      const double ms = timer.milliseconds();
+      runs.check(factor);
+      return ms;
     });
     return lab::median(samples);
   }
@@ -142,14 +185,15 @@ namespace step1
   // (set to -1) before every run, so a kernel that forgot to write it cannot pass as
   // successful.
   template <typename T>
-  GpuTimes time_gpu(const lab::Matrix<T> &a, lab::Matrix<T> &factor, int reps, int &info)
+  GpuTimes time_gpu(FreshRuns<T> &runs, lab::Matrix<T> &factor, int reps, int &info)
   {
-    lab::DeviceBuffer<T> a_device(a.size());
+    lab::DeviceBuffer<T> a_device(runs.a.size());
     lab::DeviceBuffer<int> info_device(1);
     lab::CudaEvent copied_in_start, kernel_start, kernel_stop, copied_out_stop;
-    factor = lab::Matrix<T>(a.rows(), a.cols(), a.ld());
+    factor = lab::Matrix<T>(runs.a.rows(), runs.a.cols(), runs.a.ld());
 
     const auto samples = lab::repeat(reps, [&] {
+      const lab::Matrix<T> a = runs.next_input();
       // @exercise{gpu_event_timing, 1}
       // Timing GPU work with CUDA events. For one run: poison the info flag, copy a
       // to `a_device`, factorise with `single_thread_cholesky`, copy the result into
@@ -167,8 +211,10 @@ namespace step1
       copied_out_stop.record();
       // @end-exercise
       // milliseconds_between() waits for the later event, so both times are final.
-      return GpuTimes{lab::milliseconds_between(kernel_start, kernel_stop),
-                      lab::milliseconds_between(copied_in_start, copied_out_stop)};
+      const GpuTimes times{lab::milliseconds_between(kernel_start, kernel_stop),
+                           lab::milliseconds_between(copied_in_start, copied_out_stop)};
+      runs.check(factor);
+      return times;
     });
     info_device.copy_to_host(&info, 1);
     return {lab::median(samples, &GpuTimes::kernel_ms),
@@ -193,20 +239,24 @@ namespace step1
 
     lab::Matrix<T> factor;
     int info_cpu = 0;
-    r.cpu_ms = time_cpu(a, factor, reps, info_cpu);
+    FreshRuns<T> cpu_runs(a);
+    r.cpu_ms = time_cpu(cpu_runs, factor, reps, info_cpu);
     const FactorCheck cpu = check_factor(checks, name + " CPU residual", a, factor);
     r.residual_cpu = cpu.residual;
-    bool ok = cpu.passed;
+    bool ok = checks.at_most(name + " CPU every run (probe)", cpu_runs.worst_probe, lab::probe_tolerance<T>(n));
+    ok = cpu.passed && ok;
     r.lapack_ms = time_lapack(a, reps);
 
     if (settings.use_gpu)
       {
         int info_gpu = -1;
-        const GpuTimes gpu = time_gpu(a, factor, reps, info_gpu);
+        FreshRuns<T> gpu_runs(a);
+        const GpuTimes gpu = time_gpu(gpu_runs, factor, reps, info_gpu);
         r.gpu_kernel_ms = gpu.kernel_ms;
         r.gpu_total_ms = gpu.total_ms;
         const FactorCheck on_gpu = check_factor(checks, name + " GPU residual", a, factor);
         r.residual_gpu = on_gpu.residual;
+        ok = checks.at_most(name + " GPU every run (probe)", gpu_runs.worst_probe, lab::probe_tolerance<T>(n)) && ok;
         ok = on_gpu.passed && ok;
         if (info_gpu != info_cpu)
           {

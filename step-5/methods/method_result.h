@@ -49,6 +49,8 @@ namespace step5
     IterationReport iterations; // an iterative method's
     Equations equations = Equations::normal;
     double backward_error = 0; // η (report/checks.h), for the method's own equations
+    double worst_run_backward_error = 0; // the worst η of its timed runs, where each was
+                                         // checked (method_runs.h)
     double tolerance = 0;      // the iterative methods' stopping tolerance, or a direct
                                // method's own bound on η (TF32); 0: the precision's
     std::string failure;       // empty, or why the method did not produce an image

@@ -15,7 +15,9 @@
 #include "model/psf_field.h"
 
 #include <lab/cublas_gemm.h>
+#include <lab/compare.h>
 #include <lab/device_buffer.h>
+#include <lab/fresh_inputs.h>
 #include <lab/matrix.h>
 #include <lab/timer.h>
 
@@ -32,6 +34,14 @@ namespace step5
   // writes its inverse route's into `f_inverse`. Both are poisoned (NaN) before every
   // run of every method, so that a method that writes nothing shows NaN instead of the
   // image the method before it left.
+  //
+  // A timed run (start_run, end_run) also gets a fresh input (lab/fresh_inputs.h): g
+  // times 2^e, with e drawn for the run from a seed no program can know. Every method
+  // is linear in g, and a power of two changes no rounding, so its f comes out as 2^e
+  // times the f of g, and end_run multiplies it back; a method that handed back an
+  // earlier run's image would be off by a factor of 2 at least. Where the caller knows
+  // the model (backward_error_of_run), each run's image is then checked by its η,
+  // untimed, and a method is judged by the worst of its runs (measure_backward_errors).
   template <typename T>
   struct DeviceProblem
   {
@@ -59,9 +69,35 @@ namespace step5
       f_inverse.poison();
     }
 
+    // Before a timed run: the outputs poisoned, g scaled by a fresh 2^e.
+    void start_run()
+    {
+      poison_outputs();
+      fresh.next();
+      lab::scale_on_gpu(g.data(), g.count(), fresh.exponent());
+    }
+
+    // After it: g as it was, and the outputs multiplied back by 2^-e.
+    void end_run()
+    {
+      for (lab::DeviceBuffer<T> *buffer : {&g, &f, &f_inverse})
+        lab::scale_on_gpu(buffer->data(), buffer->count(), -fresh.exponent());
+    }
+
+    // The worse of @p worst and the η of the run's @p image for the normal equations,
+    // where backward_error_of_run is given (else @p worst).
+    double worse_run(double worst, const lab::DeviceBuffer<T> &image) const
+    {
+      return backward_error_of_run ? lab::nan_max(worst, backward_error_of_run(download(image))) : worst;
+    }
+
     int rows, cols;
     DevicePsf<T> psf;
     lab::DeviceBuffer<T> g, f, f_inverse;
+    lab::FreshScale fresh;
+    // η of an image for the normal equations of this problem (report/checks.h), given
+    // by the caller that holds the model; empty: the runs are not checked one by one.
+    std::function<double(const lab::Matrix<double> &)> backward_error_of_run;
   };
 
   // The image's problem on the device, made once per image where there is a GPU
@@ -86,21 +122,25 @@ namespace step5
 
   // A fast method, run by @p run (one call = one restoration into its argument): once
   // untimed (the first call of a kernel or a library pays for loading it), then
-  // @p reps times into a poisoned f, and the median counts.
+  // @p reps times into a poisoned f on a fresh input, and the median counts. Where it
+  // solves the normal equations (@p equations), every run's image is checked.
   template <typename T>
   MethodResult time_fast_method(DeviceProblem<T> &problem, int reps, MethodResult result,
-                                const std::function<void(T *)> &run)
+                                const std::function<void(T *)> &run, Equations equations = Equations::normal)
   {
     run(problem.f.data());
     std::vector<double> samples;
     for (int rep = 0; rep < reps; ++rep)
       {
         lab::EventTimer timer;
-        problem.f.poison();
+        problem.start_run();
         timer.start();
         run(problem.f.data());
         timer.stop();
         samples.push_back(timer.milliseconds());
+        problem.end_run();
+        if (equations == Equations::normal)
+          result.worst_run_backward_error = problem.worse_run(result.worst_run_backward_error, problem.f);
       }
     result.milliseconds = lab::median(samples);
     result.image = problem.download(problem.f);

@@ -17,9 +17,11 @@
 #include <variants/6_mixed_precision_solve.cuh> // step-2: the mixed-precision solve
 
 #include <lab/device_buffer.h>
+#include <lab/fresh_inputs.h>
 #include <lab/timer.h>
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -82,9 +84,12 @@ namespace step5
     const float lambda = static_cast<float>(options.lambda);
     const auto solve_system = [&](const float *a, const float *b, float *f) { return solver.solve(a, b, f); };
     const StageTimes times = median_times(options.dense_reps, [&] {
-      problem.poison_outputs();
-      return pipeline.run_with_solver(problem.psf, lambda, problem.g.data(), step4::gemm_tf32, solve_system,
-                                      problem.f.data());
+      problem.start_run();
+      const StageTimes run = pipeline.run_with_solver(problem.psf, lambda, problem.g.data(), step4::gemm_tf32,
+                                                      solve_system, problem.f.data());
+      problem.end_run();
+      result.worst_run_backward_error = problem.worse_run(result.worst_run_backward_error, problem.f);
+      return run;
     });
     result.description += ", " + std::to_string(solver.rounds()) + " rounds";
     result.tolerance = tf32_tolerance;
@@ -112,9 +117,12 @@ namespace step5
       return status;
     };
     const StageTimes times = median_times(options.dense_reps, [&] {
-      problem.poison_outputs();
-      return pipeline.run_vendor_with_solver(problem.psf, static_cast<float>(options.lambda), problem.g.data(), cublas,
-                                             solve_system, problem.f.data());
+      problem.start_run();
+      const StageTimes run = pipeline.run_vendor_with_solver(problem.psf, static_cast<float>(options.lambda),
+                                                             problem.g.data(), cublas, solve_system, problem.f.data());
+      problem.end_run();
+      result.worst_run_backward_error = problem.worse_run(result.worst_run_backward_error, problem.f);
+      return run;
     });
     result.description += ", " + std::to_string(iterations) + " iterations" +
                           (iterations < 0 ? " (fell back to FP32)" : "");
@@ -130,9 +138,23 @@ namespace step5
   {
     const T lambda = static_cast<T>(options.lambda);
     DensePipeline<T> pipeline(problem.rows, problem.cols, true);
+    // The worst η of the timed runs' images, of the solve route and of the inverse
+    // route, for the pipeline being timed.
+    double worst_solve = 0, worst_inverse = 0;
     const auto finish = [&](MethodResult result, const StageTimes &times, const lab::DeviceBuffer<T> &f,
                             bool inverse_route) {
+      result.worst_run_backward_error = inverse_route ? worst_inverse : worst_solve;
       results.push_back(pipeline_result(std::move(result), times, problem, f, inverse_route));
+    };
+    // One timed run of a pipeline (@p run), on a fresh input, its images checked.
+    const auto timed_run = [&](const std::function<StageTimes()> &run) {
+      problem.start_run();
+      const StageTimes times = run();
+      problem.end_run();
+      worst_solve = problem.worse_run(worst_solve, problem.f);
+      if (times.inverse > 0)
+        worst_inverse = problem.worse_run(worst_inverse, problem.f_inverse);
+      return times;
     };
 
     // The products a pipeline runs on: their name in the method's, their words in its
@@ -147,10 +169,12 @@ namespace step5
       {"cublas", "cuBLAS", lab::cublas_gemm_exact<T>(cublas)}};
     for (const PipelineProducts &p : products)
       {
+        worst_solve = worst_inverse = 0;
         const StageTimes times = median_times(options.dense_reps, [&] {
-          problem.poison_outputs();
-          return pipeline.run(problem.psf, lambda, problem.g.data(), p.gemm, problem.f.data(),
-                              problem.f_inverse.data());
+          return timed_run([&] {
+            return pipeline.run(problem.psf, lambda, problem.g.data(), p.gemm, problem.f.data(),
+                                problem.f_inverse.data());
+          });
         });
         finish(blank_result("dense_" + p.name + "_solve", "dense, " + p.description + ", two solves",
                             MethodKind::pipeline),
@@ -159,9 +183,9 @@ namespace step5
                             MethodKind::pipeline),
                times, problem.f_inverse, true);
       }
+    worst_solve = worst_inverse = 0;
     const StageTimes vendor = median_times(options.dense_reps, [&] {
-      problem.poison_outputs();
-      return pipeline.run_vendor(problem.psf, lambda, problem.g.data(), cublas, problem.f.data());
+      return timed_run([&] { return pipeline.run_vendor(problem.psf, lambda, problem.g.data(), cublas, problem.f.data()); });
     });
     finish(blank_result("dense_cusolver", "dense, cuBLAS + cuSOLVER potrf/potrs", MethodKind::pipeline), vendor,
            problem.f, false);
@@ -185,16 +209,19 @@ namespace step5
   {
     const T lambda = static_cast<T>(options.lambda);
     BandPipeline<T> pipeline(psf, problem.rows, problem.cols, lab::Gemm<T>(step4::gemm));
+    MethodResult result =
+      blank_result("band_course_solve", "band, step-4's kernels, two solves", MethodKind::pipeline);
     const auto run = [&] {
-      problem.poison_outputs();
-      return pipeline.run(problem.psf, lambda, problem.g.data(), problem.f.data());
+      problem.start_run();
+      const StageTimes times = pipeline.run(problem.psf, lambda, problem.g.data(), problem.f.data());
+      problem.end_run();
+      result.worst_run_backward_error = problem.worse_run(result.worst_run_backward_error, problem.f);
+      return times;
     };
     if (options.band_reps > 1)
       run();
     const StageTimes times = median_times(options.band_reps, run);
-    return pipeline_result(
-      blank_result("band_course_solve", "band, step-4's kernels, two solves", MethodKind::pipeline), times,
-      problem, problem.f, false);
+    return pipeline_result(std::move(result), times, problem, problem.f, false);
   }
 
   // Conjugate gradients, matrix-free, to the precision's tolerance.
@@ -230,12 +257,14 @@ namespace step5
       problem, options.reps,
       blank_result(periodic ? "fft_periodic" : "fft_mirrored",
                    periodic ? "FFT filter, periodic" : "FFT filter, mirrored extension", MethodKind::filter),
-      [&](T *f) { filter.apply(lambda, problem.g.data(), f); });
+      [&](T *f) { filter.apply(lambda, problem.g.data(), f); }, periodic ? Equations::periodic : Equations::mirrored);
     result.equations = periodic ? Equations::periodic : Equations::mirrored;
     if (!periodic)
       {
+        // The whole result of the last run, on its fresh input: multiplied back by 2^-e.
         lab::Matrix<T> values(filter.extended_rows(), filter.extended_cols());
         filter.extended_result().download(values);
+        lab::scale(values, -problem.fresh.exponent());
         const lab::Matrix<double> whole = lab::convert<double>(values);
         bool cropped = true;
         for (int r = 0; r < problem.rows; ++r)
@@ -299,6 +328,11 @@ namespace step5
         if (given == nullptr)
           own.emplace(psf, degraded);
         DeviceProblem<T> &problem = given != nullptr ? *given : *own;
+        // Every timed run's image is checked by η (method_runs.h), from the model
+        // and b, while the methods of this image run.
+        problem.backward_error_of_run = [&](const lab::Matrix<double> &f) {
+          return normal_backward_error(psf, b, options.lambda, f);
+        };
         if (options.dense)
           run_dense_methods(problem, options, *cublas, results);
         if constexpr (std::is_same_v<T, float>)
@@ -319,6 +353,7 @@ namespace step5
         if (options.fft)
           for (const FftBoundary boundary : {FftBoundary::periodic, FftBoundary::mirrored})
             results.push_back(run_fft_method(problem, psf, boundary, degraded, options));
+        problem.backward_error_of_run = nullptr;
       }
 
     // The CPU methods share A, as a stencil (blur_model.h: the course's CPU reference,

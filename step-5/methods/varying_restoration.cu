@@ -7,6 +7,7 @@
 #include "report/checks.h"
 
 #include <lab/compare.h>
+#include <lab/fresh_inputs.h>
 #include <lab/timer.h>
 
 #include <algorithm>
@@ -51,7 +52,7 @@ namespace step5
         problem, options.reps,
         blank_result("fft_piecewise", "piecewise FFT, " + regions + " x " + regions + " regions, mirrored",
                      MethodKind::filter),
-        [&](T *f) { piecewise.apply(lambda, problem.g.data(), f); });
+        [&](T *f) { piecewise.apply(lambda, problem.g.data(), f); }, Equations::mirrored);
       result.equations = Equations::mirrored;
       double worst = 0;
       for (int k = 0; k < options.regions * options.regions; ++k)
@@ -59,6 +60,7 @@ namespace step5
           const FftFilter<T> &filter = piecewise.filter(k);
           lab::Matrix<T> values(filter.extended_rows(), filter.extended_cols());
           filter.extended_result().download(values);
+          lab::scale(values, -problem.fresh.exponent()); // the last run's input was 2^e g
           worst = lab::nan_max(worst, backward_error(piecewise.psf(k), degraded, options.lambda,
                                                      lab::convert<double>(values), Equations::mirrored));
         }

@@ -5,6 +5,8 @@
 #include "model/fft_model.h"
 #include "model/lambda_choice.h"
 
+#include <lab/compare.h>
+
 #include <cmath>
 #include <cstdio>
 
@@ -19,7 +21,7 @@ namespace step5
       switch (equations)
         {
         case Equations::normal:
-          return backward_error_of(psf, b, blur_transpose(psf, blur(psf, f)), lambda, f);
+          return normal_backward_error(psf, b, lambda, f);
         case Equations::thesis:
           return backward_error_of(psf, b, blur(psf, blur_transpose(psf, f)), lambda, f);
         case Equations::periodic:
@@ -41,12 +43,20 @@ namespace step5
                               f, equations);
   }
 
+  double normal_backward_error(const Psf &psf, const lab::Matrix<double> &b, double lambda,
+                               const lab::Matrix<double> &f)
+  {
+    return backward_error_of(psf, b, blur_transpose(psf, blur(psf, f)), lambda, f);
+  }
+
   void measure_backward_errors(const Psf &psf, const lab::Matrix<double> &degraded, const lab::Matrix<double> &b,
                                double lambda, std::vector<MethodResult> &results)
   {
     for (MethodResult &result : results)
       if (result.failure.empty() && result.equations != Equations::mirrored)
-        result.backward_error = backward_error_for(psf, degraded, b, lambda, result.image, result.equations);
+        result.backward_error =
+          lab::nan_max(result.worst_run_backward_error,
+                       backward_error_for(psf, degraded, b, lambda, result.image, result.equations));
   }
 
   double direct_tolerance(int n, double unit_roundoff) { return 10 * std::sqrt(double(n)) * unit_roundoff; }

@@ -29,6 +29,11 @@ namespace step5
   double backward_error(const Psf &psf, const lab::Matrix<double> &degraded, double lambda,
                         const lab::Matrix<double> &f, Equations equations = Equations::normal);
 
+  // η of @p f for the normal equations, given b = Hᵀg: what every timed run of a GPU
+  // method that solves them is checked by (method_runs.h).
+  double normal_backward_error(const Psf &psf, const lab::Matrix<double> &b, double lambda,
+                               const lab::Matrix<double> &f);
+
   // Sets η of every result that has an image, for the equations its method solves,
   // given b = Hᵀg (computed once for all the methods of an image); the mirrored
   // filter's, which needs its whole extension, is set by the filter's run.

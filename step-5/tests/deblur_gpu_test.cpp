@@ -16,6 +16,7 @@
 #include "methods/conjugate_gradients.h"
 #include "methods/dense_pipeline.h"
 #include "methods/fft_filter.h"
+#include "methods/method_runs.h"
 #include "methods/restoration.h"
 #include "model/blur_model.h"
 #include "model/fft_model.h"
@@ -30,12 +31,14 @@
 #include <lab/precision.h>
 #include <lab/compare.h>
 #include <lab/cublas_gemm.h>
+#include <lab/cuda_check.h>
 #include <lab/device_buffer.h>
 #include <lab/test_images.h>
 #include <lab_catch.h>
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -520,3 +523,59 @@ namespace
     check_fft_models<double>();
   }
 } // namespace
+
+// @sect3{The timing harness}
+//
+// The faults a timing harness must not let through (issue 54), in step-5's: a CG that
+// solves on its first call only and then hands back the image it kept (in a buffer of
+// its own, beyond the reach of the poison), and one that writes f on its first call
+// only. Each run's g is fresh, 2^e g (method_runs.h), and every run's image is checked
+// by its η: both must fail, and the honest CG pass.
+namespace
+{
+  lab::DeviceBuffer<float> *kept_image = nullptr;
+  int solves_so_far = 0;
+}
+
+TEST_CASE("planted: a CG that replays its first image, or solves only once, FAILs the check of every run")
+{
+  const Psf psf = step5::gaussian_psf(1.5, 7);
+  const lab::Matrix<double> g = lab::add_gaussian_noise(step5::blur(psf, lab::shepp_logan(33)), 0.01, 3);
+  const double lambda = 0.01;
+  const lab::Matrix<double> b = step5::blur_transpose(psf, g);
+  step5::DeviceProblem<float> problem(psf, g);
+  problem.backward_error_of_run = [&](const lab::Matrix<double> &f) {
+    return step5::normal_backward_error(psf, b, lambda, f);
+  };
+  step5::ConjugateGradients<float> cg(g.rows(), g.cols());
+  const auto solve = [&](float *f) {
+    cg.solve(problem.psf, float(lambda), problem.g.data(), f, 1e-5, step5::cg_iteration_limit(g.rows(), g.cols()));
+  };
+  lab::DeviceBuffer<float> kept(0);
+  kept_image = &kept;
+  const auto replay = [&](float *f) {
+    const std::size_t bytes = g.size() * sizeof(float);
+    if (kept_image->count() == 0)
+      {
+        solve(f);
+        *kept_image = lab::DeviceBuffer<float>(g.size());
+        LAB_CHECK(cudaMemcpy(kept_image->data(), f, bytes, cudaMemcpyDeviceToDevice));
+        return;
+      }
+    LAB_CHECK(cudaMemcpy(f, kept_image->data(), bytes, cudaMemcpyDeviceToDevice));
+  };
+  const auto once = [&](float *f) {
+    if (solves_so_far++ == 0)
+      solve(f);
+  };
+  const auto blank = step5::blank_result("cg", "conjugate gradients", step5::MethodKind::iterative);
+  const double tolerance = 1e-4;
+  const step5::MethodResult right = step5::time_fast_method<float>(problem, 3, blank, solve);
+  CHECK(right.worst_run_backward_error <= tolerance);
+  for (const std::function<void(float *)> &fault : {std::function<void(float *)>(replay), std::function<void(float *)>(once)})
+    {
+      const step5::MethodResult wrong = step5::time_fast_method<float>(problem, 3, blank, fault);
+      INFO("the worst run's backward error: " << wrong.worst_run_backward_error);
+      CHECK_FALSE(wrong.worst_run_backward_error <= tolerance);
+    }
+}

@@ -34,6 +34,9 @@
 ///   after   = [&] { scale_on_gpu(work, count, -fresh.exponent()); check(work); };
 /// @endcode
 
+#include <lab/matrix.h>
+
+#include <cmath>
 #include <cstddef>
 #include <random>
 
@@ -67,6 +70,16 @@ namespace lab
     std::mt19937 engine_;
     int exponent_ = 0;
   };
+
+  /// Multiplies every number of @p m by 2^@p exponent, on the host: exactly, by
+  /// changing their exponents (ldexp).
+  template <typename T>
+  void scale(Matrix<T> &m, int exponent)
+  {
+    T *values = m.data();
+    for (std::size_t e = 0; e < m.size(); ++e)
+      values[e] = std::ldexp(values[e], exponent);
+  }
 
   /// Multiplies the @p count numbers at @p data on the device by 2^@p exponent, on
   /// @p stream: exactly, by changing their exponents (ldexp).

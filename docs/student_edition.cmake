@@ -6,17 +6,15 @@
 #
 #   cmake -DROOT=<source tree> -DSTAGE=<changed files> -DDEST=<folder> -P this
 #
-# The tree is what git tracks, plus new files it does not ignore; without git (a tree
-# from a tarball), every file but the build folders, .deps, .git and results/local.
-execute_process(COMMAND git ls-files --cached --others --exclude-standard
-  WORKING_DIRECTORY ${ROOT}
-  OUTPUT_VARIABLE files RESULT_VARIABLE code ERROR_QUIET)
-if(code EQUAL 0 AND NOT files STREQUAL "")
-  string(REPLACE "\n" ";" files "${files}")
-else()
-  file(GLOB_RECURSE files RELATIVE ${ROOT} ${ROOT}/*)
-  list(FILTER files EXCLUDE REGEX "^(build[^/]*|\\.deps|\\.git|results/local)/")
+# The tree is the course's files (tools/course-files: what git tracks, plus new files
+# it does not ignore; without git, every file but the build folders, .deps, .git and
+# results/local).
+execute_process(COMMAND ${ROOT}/tools/course-files ${ROOT}
+  OUTPUT_VARIABLE files RESULT_VARIABLE code)
+if(NOT code EQUAL 0 OR files STREQUAL "")
+  message(FATAL_ERROR "tools/course-files found no files in ${ROOT}")
 endif()
+string(REPLACE "\n" ";" files "${files}")
 
 set(copy ${DEST}/lab-course)
 file(REMOVE_RECURSE ${copy} ${DEST}/lab-course-student.tar.gz)

@@ -11,6 +11,7 @@
 #include "kernels/17_wgmma_b_as_stored.cuh"
 #include "kernels/18_wgmma_multicast.cuh"
 #include "kernels/19_dmma_tma.cuh"
+#include "kernels/20_ozaki_int8.cuh"
 #include "kernels/1_naive.cuh"
 #include "kernels/2_shared_tiles_16.cuh"
 #include "kernels/3_coalesced.cuh"
@@ -77,6 +78,8 @@ namespace step4
        transposes_too, launch_14_tensor_cores_fp64, fp64_tensor_cores_available},
       {"19_dmma_tma", "Hopper: DMMA fed by the TMA, mbarriers, cuBLAS's tiles (64x32 warps, m16n8k8)",
        transposes_too, launch_19_dmma_tma, wgmma_available},
+      {"20_ozaki_int8", "the Ozaki scheme II: exact INT8 products of residues, rebuilt by the CRT",
+       transposes_too, launch_20_ozaki_int8},
     };
     return kernels;
   }

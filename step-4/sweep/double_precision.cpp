@@ -1,6 +1,7 @@
 #include "sweep/double_precision.h"
 
 #include "gemm_check.h"
+#include "kernels/20_ozaki_int8.cuh"
 
 #include <cstdio>
 #include <string>
@@ -9,6 +10,18 @@ namespace step4
 {
   namespace
   {
+    // What kernel 20 did in its last run: how many moduli and bits the data asked
+    // for, or why it left the product to the double kernel.
+    void print_ozaki_report()
+    {
+      const OzakiReport report = last_ozaki_report();
+      if (report.fell_back.empty())
+        std::printf("    (kernel 20: %d moduli, %d bits of each row and column, %d integer products with the bound's)\n",
+                    report.moduli, report.bits, report.moduli + 1);
+      else
+        std::printf("    (kernel 20 left this product to the double kernel: %s)\n", report.fell_back.c_str());
+    }
+
     DoubleSizeResult run_double_size(const Settings &settings, int n, lab::Cublas &cublas,
                                      lab::Checks &checks)
     {
@@ -28,8 +41,12 @@ namespace step4
       lines.print("cuBLAS_DGEMM", result.cublas_dgemm);
       for (const GemmKernel<double> &kernel : fp64_kernels())
         if (settings.runs(kernel.name) && kernel.runs_here())
-          result.kernels.record(
-            kernel.name, device.run_and_print(reps, dgemm, kernel.launch, lines, kernel.name));
+          {
+            result.kernels.record(
+              kernel.name, device.run_and_print(reps, dgemm, kernel.launch, lines, kernel.name));
+            if (kernel.launch == launch_20_ozaki_int8)
+              print_ozaki_report();
+          }
       return result;
     }
   } // namespace

@@ -15,9 +15,11 @@
 #include "kernels/11_autotuned.cuh"
 #include "kernels/15_async_pipeline.cuh"
 #include "kernels/18_wgmma_multicast.cuh"
+#include "kernels/20_ozaki_int8.cuh"
 
 #include <lab/device.h>
 #include <lab/device_buffer.h>
+#include <lab/random.h>
 #include <lab_catch.h>
 #include <lower_triangle_product.h>
 
@@ -596,4 +598,46 @@ TEST_CASE("step4::gemm and gemm_tf32 compute a lower triangle on request", "[gpu
       CHECK(f.worst_error <= step4::gemm_tolerance<float>(20));
       CHECK(f.changed_too_far == 0);
     }
+}
+
+// @sect3{Kernel 20, the Ozaki scheme}
+//
+// On random matrices the scheme itself does the work (it says how many moduli it
+// used: about 13 or 14), within DGEMM's tolerance at sizes that are not multiples of
+// anything, 1 to 4097; with one modulus left out of the reconstruction (the planted
+// fault) it must fail; entries from 10^-12 to 10^12 need more bits than 14 moduli hold,
+// and the kernel must then still be right, by the course's double kernel, and say so.
+TEST_CASE("kernel 20 uses its moduli on random matrices, and one modulus left out FAILs", "[gpu]")
+{
+  for (const int n : {1, 2, 63, 65, 1000, 4097})
+    {
+      INFO("n = " << n);
+      const GemmProblem<double> p = step4::random_problem<double>({n, n, n}, 1.0, 0.0, 70 + n);
+      const double tolerance = step4::gemm_tolerance<double>(n);
+      CHECK(step4::gemm_error(p, run_on_gpu(p, step4::launch_20_ozaki_int8)) <= tolerance);
+      const step4::OzakiReport used = step4::last_ozaki_report();
+      INFO("moduli " << used.moduli << ", bits " << used.bits << ", fell back: " << used.fell_back);
+      CHECK(used.fell_back.empty());
+      CHECK(used.moduli >= 8);
+      CHECK(used.moduli <= 14);
+      const auto one_left_out = [](const GemmArgs<double> &g, cudaStream_t stream) {
+        step4::ozaki_product(g, stream, 1);
+      };
+      CHECK_FALSE(step4::gemm_error(p, run_on_gpu(p, one_left_out)) <= tolerance);
+    }
+}
+
+TEST_CASE("kernel 20 on entries from 1e-12 to 1e12: right, by the double kernel, and it says so", "[gpu]")
+{
+  GemmProblem<double> p = step4::random_problem<double>({300, 257, 301}, 1.0, 0.0, 99);
+  lab::Random random(5);
+  for (lab::Matrix<double> *m : {&p.a, &p.b})
+    for (int i = 0; i < m->rows(); ++i)
+      for (int j = 0; j < m->cols(); ++j)
+        (*m)(i, j) *= std::pow(10.0, random.uniform(-12, 12));
+  CHECK(step4::gemm_error(p, run_on_gpu(p, step4::launch_20_ozaki_int8)) <= step4::gemm_tolerance<double>(301));
+  const step4::OzakiReport used = step4::last_ozaki_report();
+  INFO("moduli " << used.moduli << ", fell back: " << used.fell_back);
+  CHECK(used.moduli == 0);
+  CHECK_FALSE(used.fell_back.empty());
 }

@@ -198,19 +198,35 @@ namespace step4
         atomicMax(result, static_cast<unsigned long long>(__double_as_longlong(worst)));
     }
 
-    // @sect4{Pass 3: the residues}
+    // @sect4{Remainders in double}
     //
-    // x' = round(x 2^s) with s = K − e, 2^(e−1) ≤ largest < 2^e, so |x'| ≤ 2^K; then x'
-    // mod m_t for every modulus, as int8. x' has at most 53 significant bits and fits
-    // in 64; its residue is taken from its two 32-bit halves (x' = h 2^32 + l), whose
-    // 32-bit remainders are cheap where a 64-bit one is not.
+    // A remainder by a modulus known only at run time is expensive in integers: a GPU
+    // has no integer divider, and the compiler's division routine costs some 30
+    // instructions, 13 of them per entry. In double it costs a handful. @p v is an
+    // integer below 2^62 in magnitude, exactly representable (it has at most 53
+    // significant bits); q = ⌊v/m⌋ from a product with 1/m may be off by a few units,
+    // but v − q m is then a small integer, which fma computes exactly (the exact
+    // value is representable, so its one rounding changes nothing). A second round on
+    // that small remainder is exact all the way, and leaves r in [0, m).
+    __device__ int remainder_of(double v, double m, double inverse)
+    {
+      double r = fma(-floor(v * inverse), m, v);
+      r = fma(-floor(r * inverse), m, r);
+      return static_cast<int>(r < 0 ? r + m : r >= m ? r - m : r);
+    }
+
+    // The moduli as the kernels use them.
     struct ModuliOnDevice
     {
       int count;
-      int m[max_moduli];
-      unsigned two_to_32_mod[max_moduli];
+      double m[max_moduli], inverse[max_moduli];
     };
 
+    // @sect4{Pass 3: the residues}
+    //
+    // x' = round(x 2^s) with s = K − e, 2^(e−1) ≤ largest < 2^e, so |x'| ≤ 2^K (and
+    // K ≤ 62); then x' mod m_t for every modulus, as int8 (−128 to 127: any value
+    // congruent to the remainder will do).
     __global__ void residues(Lines lines, const unsigned long long *largest, int bits, ModuliOnDevice moduli,
                              int padded, long stride, std::int8_t *out)
     {
@@ -223,16 +239,12 @@ namespace step4
       const double top = __longlong_as_double(static_cast<long long>(largest[line]));
       int exponent = 0;
       frexp(top, &exponent);
-      const long long fixed = top > 0 ? llrint(ldexp(value, bits - exponent)) : 0;
-      const unsigned long long magnitude = fixed < 0 ? -static_cast<unsigned long long>(fixed) : fixed;
-      const unsigned high = static_cast<unsigned>(magnitude >> 32), low = static_cast<unsigned>(magnitude);
-      for (int t_ = 0; t_ < moduli.count; ++t_)
+      const double fixed = top > 0 ? rint(ldexp(value, bits - exponent)) : 0;
+      for (int t = 0; t < moduli.count; ++t)
         {
-          const unsigned m = moduli.m[t_];
-          unsigned r = ((high % m) * moduli.two_to_32_mod[t_] + low % m) % m;
-          if (fixed < 0 && r != 0)
-            r = m - r;
-          out[t_ * stride + static_cast<long>(line) * padded + p] = static_cast<std::int8_t>(r >= 128 ? int(r) - int(m) : int(r));
+          const int r = remainder_of(fixed, moduli.m[t], moduli.inverse[t]);
+          out[t * stride + static_cast<long>(line) * padded + p] =
+            static_cast<std::int8_t>(r >= 128 ? r - static_cast<int>(moduli.m[t]) : r);
         }
     }
 
@@ -242,8 +254,7 @@ namespace step4
     // mod m_t), then x − M if x > M/2, times 2^-(s_i + t_j), times α, plus β C.
     struct Reconstruction
     {
-      int count;
-      int m[max_moduli];
+      ModuliOnDevice moduli;
       u128 weight[max_moduli];
       u128 product;
     };
@@ -260,12 +271,10 @@ namespace step4
           if (lower_only && j > i)
             continue;
           u128 sum = 0;
-          for (int t = 0; t < r.count; ++t)
+          for (int t = 0; t < r.moduli.count; ++t)
             {
-              int residue = products[t * stride + static_cast<long>(i) * ld_products + j] % r.m[t];
-              if (residue < 0)
-                residue += r.m[t];
-              sum += u128(residue) * r.weight[t];
+              const double product = products[t * stride + static_cast<long>(i) * ld_products + j];
+              sum += u128(remainder_of(product, r.moduli.m[t], r.moduli.inverse[t])) * r.weight[t];
             }
           // sum mod M: the quotient estimated in double, then corrected.
           u128 quotient = u128(floor(to_double(sum) / to_double(r.product)));
@@ -420,16 +429,19 @@ namespace step4
     Scratch::at_least(s.a, stride_a * count);
     Scratch::at_least(s.b, stride_b * count);
     Scratch::at_least(s.products, stride_c * count);
-    ModuliOnDevice on_device{count, {}, {}};
-    for (int t = 0; t < count; ++t)
-      {
-        on_device.m[t] = table.m[t];
-        on_device.two_to_32_mod[t] = static_cast<unsigned>((std::uint64_t(1) << 32) % std::uint64_t(table.m[t]));
-      }
-    residues<<<tiles_of(a, padded), threads, 0, stream>>>(a, largest_a, bits, on_device, padded, long(stride_a),
+    const auto on_device = [&](int used) {
+      ModuliOnDevice d{used, {}, {}};
+      for (int t = 0; t < used; ++t)
+        {
+          d.m[t] = table.m[t];
+          d.inverse[t] = 1.0 / table.m[t];
+        }
+      return d;
+    };
+    residues<<<tiles_of(a, padded), threads, 0, stream>>>(a, largest_a, bits, on_device(count), padded, long(stride_a),
                                                            s.a.data());
     LAB_CHECK_LAUNCH();
-    residues<<<tiles_of(b, padded), threads, 0, stream>>>(b, largest_b, bits, on_device, padded, long(stride_b),
+    residues<<<tiles_of(b, padded), threads, 0, stream>>>(b, largest_b, bits, on_device(count), padded, long(stride_b),
                                                            s.b.data());
     LAB_CHECK_LAUNCH();
     for (int t = 0; t < count; ++t)
@@ -437,12 +449,9 @@ namespace step4
                       s.products.data() + t * stride_c, ld, stream);
 
     const int used = count - moduli_left_out;
-    Reconstruction r{used, {}, {}, table.product[count]};
+    Reconstruction r{on_device(used), {}, table.product[count]};
     for (int t = 0; t < used; ++t)
-      {
-        r.m[t] = table.m[t];
-        r.weight[t] = table.weight[count][t];
-      }
+      r.weight[t] = table.weight[count][t];
     reconstruct<<<2048, 256, 0, stream>>>(s.products.data(), long(stride_c), ld, r, largest_a, largest_b, bits,
                                           g.alpha, g.beta, g.c, g.ldc, m, n, g.output == lab::Output::lower_triangle);
     LAB_CHECK_LAUNCH();

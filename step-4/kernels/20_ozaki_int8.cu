@@ -252,14 +252,32 @@ namespace step4
     //
     // Entry (i, j) from its N products: x = Σ c_t w_t mod M (c_t the product reduced
     // mod m_t), then x − M if x > M/2, times 2^-(s_i + t_j), times α, plus β C.
+    //
+    // The arithmetic is 128-bit, but every product in it has one small factor: c_t is
+    // below 256, and the quotient q = ⌊Σ/M⌋ below N·256 < 2^12 (each term is below
+    // 256 M). A 64-bit number times a 128-bit one is two 64-bit multiplications (the low
+    // and the high half of the first word's product, and the second word's), where a
+    // general 128-bit product is a routine of its own. q itself comes from the quotient
+    // in double: its relative error of 2^-52 on a number below 2^12 moves it by less
+    // than one, so at most one correction follows.
     struct Reconstruction
     {
       ModuliOnDevice moduli;
       u128 weight[max_moduli];
       u128 product;
+      double inverse_product; // 1/M
     };
 
-    __device__ double to_double(u128 x) { return ldexp(double(static_cast<unsigned long long>(x >> 64)), 64) + double(static_cast<unsigned long long>(x)); }
+    __device__ u128 times_small(unsigned long long small, u128 x)
+    {
+      const unsigned long long low = static_cast<unsigned long long>(x), high = static_cast<unsigned long long>(x >> 64);
+      return (u128(__umul64hi(small, low) + small * high) << 64) + small * low;
+    }
+
+    __device__ double to_double(u128 x)
+    {
+      return ldexp(double(static_cast<unsigned long long>(x >> 64)), 64) + double(static_cast<unsigned long long>(x));
+    }
 
     __global__ void reconstruct(const std::int32_t *products, long stride, int ld_products, Reconstruction r,
                                 const unsigned long long *largest_a, const unsigned long long *largest_b, int bits,
@@ -274,16 +292,15 @@ namespace step4
           for (int t = 0; t < r.moduli.count; ++t)
             {
               const double product = products[t * stride + static_cast<long>(i) * ld_products + j];
-              sum += u128(remainder_of(product, r.moduli.m[t], r.moduli.inverse[t])) * r.weight[t];
+              sum += times_small(remainder_of(product, r.moduli.m[t], r.moduli.inverse[t]), r.weight[t]);
             }
-          // sum mod M: the quotient estimated in double, then corrected.
-          u128 quotient = u128(floor(to_double(sum) / to_double(r.product)));
-          i128 x = i128(sum) - i128(quotient * r.product);
-          while (x < 0)
+          const auto quotient = static_cast<unsigned long long>(to_double(sum) * r.inverse_product);
+          i128 x = i128(sum) - i128(times_small(quotient, r.product));
+          if (x < 0)
             x += i128(r.product);
-          while (x >= i128(r.product))
+          else if (x >= i128(r.product))
             x -= i128(r.product);
-          if (x > i128(r.product / 2))
+          if (x > i128(r.product >> 1))
             x -= i128(r.product);
           const double magnitude = to_double(u128(x < 0 ? -x : x));
           int ea = 0, eb = 0;
@@ -449,7 +466,7 @@ namespace step4
                       s.products.data() + t * stride_c, ld, stream);
 
     const int used = count - moduli_left_out;
-    Reconstruction r{on_device(used), {}, table.product[count]};
+    Reconstruction r{on_device(used), {}, table.product[count], 1.0 / static_cast<double>(table.product[count])};
     for (int t = 0; t < used; ++t)
       r.weight[t] = table.weight[count][t];
     reconstruct<<<2048, 256, 0, stream>>>(s.products.data(), long(stride_c), ld, r, largest_a, largest_b, bits,

@@ -176,12 +176,12 @@ TEST_CASE("sweep tables: the columns plot.gp reads, in order", "[cpu]")
         "# m n k op_a_transposed op_b_transposed cublas 10_double_buffered 11_autotuned "
         "15_async_pipeline");
   CHECK(read_table(dir, "double.dat").columns ==
-        "# n cublas_dgemm 13_double_precision 14_tensor_cores_fp64 19_dmma_tma error_cublas "
-        "error_13_double_precision error_14_tensor_cores_fp64 error_19_dmma_tma");
+        "# n cublas_dgemm 13_double_precision 14_tensor_cores_fp64 19_dmma_tma 20_ozaki_int8 error_cublas "
+        "error_13_double_precision error_14_tensor_cores_fp64 error_19_dmma_tma error_20_ozaki_int8");
   CHECK(read_table(dir, "percent_of_cublas.dat").columns ==
         "# n " + fp32_kernels +
           " 12_tensor_cores_tf32 16_wgmma_tf32 17_wgmma_b_as_stored 18_wgmma_multicast "
-          "16_wgmma_tf32_ABt 13_double_precision 14_tensor_cores_fp64 19_dmma_tma");
+          "16_wgmma_tf32_ABt 13_double_precision 14_tensor_cores_fp64 19_dmma_tma 20_ozaki_int8");
 }
 
 TEST_CASE("sweep tables: a product that did not run is NaN in its column", "[cpu]")
@@ -205,7 +205,7 @@ TEST_CASE("sweep tables: a product that did not run is NaN in its column", "[cpu
   tables.write_float(1000);
   CHECK(read_table(dir, "percent_of_cublas.dat").rows ==
         std::vector<std::string>{"100 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN 26 NaN NaN NaN "
-                                 "NaN 24 NaN NaN NaN"});
+                                 "NaN 24 NaN NaN NaN NaN"});
   // The double sizes join the same rows, by n; a size only one precision ran has its
   // own row.
   step4::DoubleSizeResult double_size;
@@ -226,10 +226,10 @@ TEST_CASE("sweep tables: a product that did not run is NaN in its column", "[cpu
   CHECK(read_table(dir, "tf32.dat").rows ==
         std::vector<std::string>{"100 2 4 NaN NaN NaN NaN 1 1e-07 0.0001 NaN NaN NaN NaN 0.0003"});
   CHECK(read_table(dir, "double.dat").rows ==
-        std::vector<std::string>{"100 2 NaN 1 NaN 0 NaN 0 NaN", "200 NaN NaN NaN 8 NaN NaN NaN 0"});
+        std::vector<std::string>{"100 2 NaN 1 NaN NaN 0 NaN 0 NaN NaN", "200 NaN NaN NaN 8 NaN NaN NaN NaN 0 NaN"});
   CHECK(read_table(dir, "percent_of_cublas.dat").rows ==
         std::vector<std::string>{"100 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN 26 NaN NaN NaN "
-                                 "NaN 24 NaN 51 NaN",
+                                 "NaN 24 NaN 51 NaN NaN",
                                  "200 NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN NaN "
-                                 "NaN NaN NaN NaN 93.5"});
+                                 "NaN NaN NaN NaN 93.5 NaN"});
 }

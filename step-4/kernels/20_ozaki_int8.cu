@@ -8,6 +8,7 @@
 
 #include <cublas_v2.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -22,7 +23,7 @@ namespace step4
     using u128 = unsigned __int128;
     using i128 = __int128;
 
-    // @sect4{The moduli}
+    // @sect3{The moduli}
     //
     // The largest pairwise coprime numbers up to 256, taken greedily from 256 down:
     // 256, 255, 253, 251, 247, 241, 239, 233, ... Large moduli carry the most bits each
@@ -83,7 +84,7 @@ namespace step4
       return table;
     }
 
-    // @sect4{An operand as lines}
+    // @sect3{An operand as lines}
     //
     // Both operands are handled as n_lines lines of k numbers: the rows of op(A) and
     // the columns of op(B), whatever their storage. Entry p of line l is at
@@ -132,7 +133,7 @@ namespace step4
       return t[y][x]; // line line0 + y, position p0 + x
     }
 
-    // @sect4{Pass 1: each line's largest entry and sum}
+    // @sect3{Pass 1: each line's largest entry and sum}
     //
     // Per line: the largest |x| (as the bits of a non-negative double, whose order is
     // the numbers' order, so that atomicMax on them takes the maximum), Σ|x|, and a flag
@@ -158,7 +159,7 @@ namespace step4
         }
     }
 
-    // @sect4{Pass 2: the magnitudes, for the bound}
+    // @sect3{Pass 2: the magnitudes, for the bound}
     //
     // floor(127 |x| / largest) in int8: a lower bound of |x| in units of largest / 127.
     __global__ void magnitudes(Lines lines, const unsigned long long *largest, int padded, std::int8_t *out)
@@ -175,30 +176,32 @@ namespace step4
     }
 
     // The largest ρ_ij (see the header) of the bound L = magnitudes(A) · magnitudes(B),
-    // as bits for atomicMax; infinity where L_ij = 0 though neither line is zero.
+    // as bits for atomicMax; infinity where L_ij = 0 though neither line is zero. Each
+    // warp takes the maximum of many entries before its one atomic: with a warp per
+    // 256 entries, the atomics on the one address took longer than the rest.
     __global__ void largest_ratio(const std::int32_t *bound, int ld, int m, int n, const unsigned long long *largest_a,
                                   const double *sum_a, const unsigned long long *largest_b, const double *sum_b,
                                   unsigned long long *result)
     {
       double worst = 0;
-      for (long e = blockIdx.x * long(blockDim.x) + threadIdx.x; e < long(m) * n; e += long(gridDim.x) * blockDim.x)
-        {
-          const int i = static_cast<int>(e / n), j = static_cast<int>(e % n);
-          const double alpha = __longlong_as_double(static_cast<long long>(largest_a[i]));
-          const double beta = __longlong_as_double(static_cast<long long>(largest_b[j]));
-          if (alpha == 0 || beta == 0)
-            continue; // a zero line: its entries of C are exact zeros
-          const double spread = fmax(sum_a[i] / alpha, sum_b[j] / beta);
-          const std::int32_t l = bound[static_cast<long>(i) * ld + j];
-          worst = fmax(worst, l > 0 ? 127.0 * 127.0 * spread / l : INFINITY);
-        }
+      for (int i = blockIdx.y; i < m; i += gridDim.y)
+        for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < n; j += gridDim.x * blockDim.x)
+          {
+            const double alpha = __longlong_as_double(static_cast<long long>(largest_a[i]));
+            const double beta = __longlong_as_double(static_cast<long long>(largest_b[j]));
+            if (alpha == 0 || beta == 0)
+              continue; // a zero line: its entries of C are exact zeros
+            const double spread = fmax(sum_a[i] / alpha, sum_b[j] / beta);
+            const std::int32_t l = bound[static_cast<long>(i) * ld + j];
+            worst = fmax(worst, l > 0 ? 127.0 * 127.0 * spread / l : INFINITY);
+          }
       for (int offset = 16; offset > 0; offset /= 2)
         worst = fmax(worst, __shfl_down_sync(0xffffffff, worst, offset));
       if (threadIdx.x % 32 == 0)
         atomicMax(result, static_cast<unsigned long long>(__double_as_longlong(worst)));
     }
 
-    // @sect4{Remainders in double}
+    // @sect3{Remainders in double}
     //
     // A remainder by a modulus known only at run time is expensive in integers: a GPU
     // has no integer divider, and the compiler's division routine costs some 30
@@ -215,6 +218,14 @@ namespace step4
       return static_cast<int>(r < 0 ? r + m : r >= m ? r - m : r);
     }
 
+    // The same for |v| < 2^31, an int32 product: the quotient is then off by one at
+    // most, and one round leaves r in (−m, 2m).
+    __device__ int remainder_of_small(double v, double m, double inverse)
+    {
+      const double r = fma(-floor(v * inverse), m, v);
+      return static_cast<int>(r < 0 ? r + m : r >= m ? r - m : r);
+    }
+
     // The moduli as the kernels use them.
     struct ModuliOnDevice
     {
@@ -222,7 +233,7 @@ namespace step4
       double m[max_moduli], inverse[max_moduli];
     };
 
-    // @sect4{Pass 3: the residues}
+    // @sect3{Pass 3: the residues}
     //
     // x' = round(x 2^s) with s = K − e, 2^(e−1) ≤ largest < 2^e, so |x'| ≤ 2^K (and
     // K ≤ 62); then x' mod m_t for every modulus, as int8 (−128 to 127: any value
@@ -248,7 +259,7 @@ namespace step4
         }
     }
 
-    // @sect4{Pass 4: the reconstruction}
+    // @sect3{Pass 4: the reconstruction}
     //
     // Entry (i, j) from its N products: x = Σ c_t w_t mod M (c_t the product reduced
     // mod m_t), then x − M if x > M/2, times 2^-(s_i + t_j), times α, plus β C.
@@ -283,36 +294,40 @@ namespace step4
                                 const unsigned long long *largest_a, const unsigned long long *largest_b, int bits,
                                 double alpha, double beta, double *c, int ldc, int m, int n, bool lower_only)
     {
-      for (long e = blockIdx.x * long(blockDim.x) + threadIdx.x; e < long(m) * n; e += long(gridDim.x) * blockDim.x)
+      // A row of C per block row of the grid, its columns across the threads (no
+      // division to find (i, j): a 64-bit one costs as much as the rest of an entry).
+      for (int i = blockIdx.y; i < m; i += gridDim.y)
         {
-          const int i = static_cast<int>(e / n), j = static_cast<int>(e % n);
-          if (lower_only && j > i)
-            continue;
-          u128 sum = 0;
-          for (int t = 0; t < r.moduli.count; ++t)
-            {
-              const double product = products[t * stride + static_cast<long>(i) * ld_products + j];
-              sum += times_small(remainder_of(product, r.moduli.m[t], r.moduli.inverse[t]), r.weight[t]);
-            }
-          const auto quotient = static_cast<unsigned long long>(to_double(sum) * r.inverse_product);
-          i128 x = i128(sum) - i128(times_small(quotient, r.product));
-          if (x < 0)
-            x += i128(r.product);
-          else if (x >= i128(r.product))
-            x -= i128(r.product);
-          if (x > i128(r.product >> 1))
-            x -= i128(r.product);
-          const double magnitude = to_double(u128(x < 0 ? -x : x));
-          int ea = 0, eb = 0;
+          int ea = 0;
           frexp(__longlong_as_double(static_cast<long long>(largest_a[i])), &ea);
-          frexp(__longlong_as_double(static_cast<long long>(largest_b[j])), &eb);
-          const double value = ldexp(x < 0 ? -magnitude : magnitude, (ea - bits) + (eb - bits));
-          double &out = c[static_cast<long>(i) * ldc + j];
-          out = beta == 0 ? alpha * value : alpha * value + beta * out;
+          for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < (lower_only ? min(n, i + 1) : n);
+               j += gridDim.x * blockDim.x)
+            {
+              u128 sum = 0;
+              for (int t = 0; t < r.moduli.count; ++t)
+                {
+                  const double product = products[t * stride + static_cast<long>(i) * ld_products + j];
+                  sum += times_small(remainder_of_small(product, r.moduli.m[t], r.moduli.inverse[t]), r.weight[t]);
+                }
+              const auto quotient = static_cast<unsigned long long>(to_double(sum) * r.inverse_product);
+              i128 x = i128(sum) - i128(times_small(quotient, r.product));
+              if (x < 0)
+                x += i128(r.product);
+              else if (x >= i128(r.product))
+                x -= i128(r.product);
+              if (x > i128(r.product >> 1))
+                x -= i128(r.product);
+              const double magnitude = to_double(u128(x < 0 ? -x : x));
+              int eb = 0;
+              frexp(__longlong_as_double(static_cast<long long>(largest_b[j])), &eb);
+              const double value = ldexp(x < 0 ? -magnitude : magnitude, (ea - bits) + (eb - bits));
+              double &out = c[static_cast<long>(i) * ldc + j];
+              out = beta == 0 ? alpha * value : alpha * value + beta * out;
+            }
         }
     }
 
-    // @sect4{The memory kept between calls}
+    // @sect3{The memory kept between calls}
     struct Scratch
     {
       lab::DeviceBuffer<std::int8_t> a{0}, b{0};
@@ -347,6 +362,10 @@ namespace step4
       static OzakiReport r;
       return r;
     }
+
+    // A grid for the m × n entries of C: blocks of 256 threads across a row, rows in
+    // the grid's second dimension (at most 65535; a block row then takes several rows).
+    dim3 entries_grid(int m, int n) { return dim3((n + 255) / 256, std::min(m, 65535)); }
 
     dim3 tiles_of(const Lines &lines, int padded)
     {
@@ -415,8 +434,8 @@ namespace step4
     magnitudes<<<tiles_of(b, padded), threads, 0, stream>>>(b, largest_b, padded, s.b.data());
     LAB_CHECK_LAUNCH();
     integer_product(s.a.data(), s.b.data(), m, n, padded, s.products.data(), ld, stream);
-    largest_ratio<<<1024, 256, 0, stream>>>(s.products.data(), ld, m, n, largest_a, sum_a, largest_b, sum_b,
-                                           s.ratio.data());
+    largest_ratio<<<dim3((n + 255) / 256, std::min(m, 64)), 256, 0, stream>>>(s.products.data(), ld, m, n, largest_a, sum_a, largest_b,
+                                                         sum_b, s.ratio.data());
     LAB_CHECK_LAUNCH();
     int not_finite = 0;
     unsigned long long ratio_bits = 0;
@@ -469,7 +488,7 @@ namespace step4
     Reconstruction r{on_device(used), {}, table.product[count], 1.0 / static_cast<double>(table.product[count])};
     for (int t = 0; t < used; ++t)
       r.weight[t] = table.weight[count][t];
-    reconstruct<<<2048, 256, 0, stream>>>(s.products.data(), long(stride_c), ld, r, largest_a, largest_b, bits,
+    reconstruct<<<entries_grid(m, n), 256, 0, stream>>>(s.products.data(), long(stride_c), ld, r, largest_a, largest_b, bits,
                                           g.alpha, g.beta, g.c, g.ldc, m, n, g.output == lab::Output::lower_triangle);
     LAB_CHECK_LAUNCH();
     report() = {count, bits, ""};

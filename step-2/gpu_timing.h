@@ -99,6 +99,7 @@ namespace step2
       Factorisation f = check_last_run();
       f.ms = times.work_ms;
       f.percent_of_vendor = 100 * times.relative_speed;
+      f.vendor_ms_in_pairs = times.yardstick_ms;
       f.probe = worst_probe;
       return f;
     }

@@ -114,7 +114,8 @@ set autoscale y
 set offsets 0, 0, 0, 0
 
 # ------------------------------------------------- 2: percent of cuSOLVER
-# The percent_N columns at the end of each table: 100 * cuSOLVER's time / the variant's,
+# The percent_N columns near the end of each table (before cuSOLVER's times in the same
+# pairs): 100 * cuSOLVER's time / the variant's,
 # the median over pairs of runs timed alternately (not the ratio of two time columns,
 # which need not have seen the same clock). They follow the variants' order, so the
 # k-th of them belongs to the k-th variant column. Only tables that have them, with at
@@ -127,7 +128,7 @@ do for [f = 1:2] {
   if (has(file)) {
     p_first[f] = index_of(c_names[f], "percent_graph") - (c_last[f] - c_first[f])
     if (index_of(c_names[f], "percent_graph") > 0) {
-      p_list[f] = with_data(file, p_first[f], words(c_names[f]))
+      p_list[f] = with_data(file, p_first[f], index_of(c_names[f], "percent_graph"))
     } else {
       skipped = left_out(skipped, system(sprintf("basename '%s'", file)) . ": no percent columns (timed before the alternate timing)")
     }

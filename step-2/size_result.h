@@ -30,6 +30,10 @@ namespace step2
     // The worst probe of every timed run's factor (gpu_timing.h), for a variant timed
     // beside cuSOLVER; not_run for the others.
     double probe = not_run;
+    // For a variant timed beside cuSOLVER: the median of cuSOLVER's runs in those pairs
+    // (ms is the variant's median there, percent_of_vendor the median of the pairs'
+    // ratios, which the two medians need not give).
+    double vendor_ms_in_pairs = not_run;
   };
 
   // Variant 6 against cuSOLVER on A x = b (mixed_precision_comparison.h):

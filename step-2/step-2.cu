@@ -165,9 +165,11 @@ namespace step2
 
   // @sect3{The console line of one factorisation}
   //
-  // Name, time, time with the copies to and from the GPU, GFLOP/s (n³/3 flops),
-  // percent of cuSOLVER (timed alternately with it; "-" for cuSOLVER itself and the
-  // CPU), the residual and the check. A factorisation that reports a
+  // Name, time, time with the copies to and from the GPU, GFLOP/s (n³/3 flops), for
+  // a variant cuSOLVER's median in the pairs it was timed in ("beside") and its
+  // percent of cuSOLVER's speed, the median of the pairs' ratios, which the two
+  // medians need not give ("-" for cuSOLVER itself and the CPU), the residual and the
+  // check. A factorisation that reports a
   // failing column on a positive definite matrix fails its check. The checks are
   // named by precision and size, "float n=1024 5_look_ahead".
   template <typename T>
@@ -192,8 +194,9 @@ namespace step2
     // A variant timed beside cuSOLVER had every run's factor probed (gpu_timing.h).
     if (!std::isnan(f.percent_of_vendor))
       ok = checks.at_most(what + " every run (probe)", f.probe, lab::probe_tolerance<T>(size.n)) && ok;
-    std::printf("  %-28s %10s %10s %8.0f %8s %10.2e   %s\n", name.c_str(), lab::format_milliseconds(f.ms).c_str(),
-                lab::format_milliseconds(f.ms + copies_ms).c_str(), gflops(size.n, f.ms),
+    std::printf("  %-28s %10s %10s %8.0f %10s %8s %10.2e   %s\n", name.c_str(),
+                lab::format_milliseconds(f.ms).c_str(), lab::format_milliseconds(f.ms + copies_ms).c_str(),
+                gflops(size.n, f.ms), lab::format_or_dash(f.vendor_ms_in_pairs, "%.4g").c_str(),
                 lab::format_or_dash(f.percent_of_vendor, "%.1f%%").c_str(), f.residual, lab::verdict(ok));
     std::fflush(stdout);
   }
@@ -316,8 +319,8 @@ namespace step2
     const lab::Matrix<T> a = lab::random_spd<T>(n, condition_number, 2000 + n);
     SizeResult<T> result(n, lab::tolerance<T>(residual_constant, n));
     std::printf("\nn = %d (%.1f GFLOP; tolerance %.1e)\n", n, double(n) * n * n / 3e9, result.tolerance);
-    std::printf("  %-28s %10s %10s %8s %8s %10s   %s\n", "factorisation", "time", "+copies", "GFLOP/s", "cuSOLVER",
-                "residual", "check");
+    std::printf("  %-28s %10s %10s %8s %10s %8s %10s   %s\n", "factorisation", "time", "+copies", "GFLOP/s", "beside",
+                "cuSOLVER", "residual", "check");
 
     run_cpu(settings, a, result, checks);
     if (!settings.use_gpu)
@@ -500,6 +503,9 @@ int main(int argc, char **argv)
                   "both)\n",
                   residual_constant, on_host_up_to, condition_number, settings.panel_width_for<float>(),
                   settings.panel_width_for<double>());
+      std::printf("each variant timed alternately with cuSOLVER: time = its median in the pairs, beside = "
+                  "cuSOLVER's median in the same pairs, cuSOLVER = the median of the pairs' ratios (not the ratio "
+                  "of the two medians: lab/timer.h)\n");
       lab::for_each_precision(settings.options, [&](auto zero) {
         using T = decltype(zero);
         run_sweep<T>(settings, sweep<T>(settings), checks);

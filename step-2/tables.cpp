@@ -13,8 +13,10 @@ namespace step2
     // residuals in the same order, the tolerance and the graph's capture time, then
     // each variant's and the graph's percentage of cuSOLVER's speed, from the runs
     // timed alternately with it (gpu_timing.h; not the ratio of two time columns, which
-    // need not have seen the same clock). A variant's residual and percentage columns
-    // are named by its number.
+    // need not have seen the same clock), and last cuSOLVER's median in those same
+    // pairs, beside the variant's own median in its time column: the percentage is the
+    // median of the pairs' ratios, which the two medians need not give. A variant's
+    // residual, percentage and paired columns are named by its number.
     template <typename T>
     std::vector<std::string> cholesky_columns()
     {
@@ -29,6 +31,9 @@ namespace step2
       for (const Variant<T> &v : variants<T>())
         c.push_back("percent_" + v.name.substr(0, v.name.find('_')));
       c.push_back("percent_graph");
+      for (const Variant<T> &v : variants<T>())
+        c.push_back("cusolver_ms_in_pairs_" + v.name.substr(0, v.name.find('_')));
+      c.push_back("cusolver_ms_in_pairs_graph");
       return c;
     }
   } // namespace
@@ -57,6 +62,9 @@ namespace step2
     for (const Factorisation &v : r.variants)
       row.push_back(v.percent_of_vendor);
     row.push_back(r.graph.percent_of_vendor);
+    for (const Factorisation &v : r.variants)
+      row.push_back(v.vendor_ms_in_pairs);
+    row.push_back(r.graph.vendor_ms_in_pairs);
     cholesky_.add_row(row);
 
     if (const auto &k = r.breakdown)
@@ -90,7 +98,8 @@ namespace step2
          "residual = ||L L^T - A||_F / ||A||_F in double, every entry (on the GPU by cuBLAS DSYRK above n = 2048); "
          "tolerance = 4 n eps",
          "percent_N = 100 x median over pairs of runs of cuSOLVER time / variant N's time, the two timed "
-         "alternately"});
+         "alternately",
+         "cusolver_ms_in_pairs_N = the median of cuSOLVER's runs in those pairs (N_..._ms: the variant's median)"});
     if (breakdown_.rows() > 0)
       put(breakdown_, "breakdown_" + std::string(precision) + ".dat",
           "step-2 (variant 1, the 2011 design: time per kernel)",

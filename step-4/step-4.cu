@@ -296,6 +296,9 @@ int main(int argc, char **argv)
                   "(TF32: + 2^-9), reference in double, on every entry (on the GPU by "
                   "cuBLAS DGEMM)\n",
                   lab::join(sizes).c_str());
+      std::printf("each kernel timed alternately with cuBLAS: time = its median in the pairs, beside = "
+                  "cuBLAS's median in the same pairs, cuBLAS = the median of the pairs' ratios (not the "
+                  "ratio of the two medians: lab/timer.h)\n");
       run_sweep(settings, sizes, checks);
     });
 }

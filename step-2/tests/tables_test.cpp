@@ -41,9 +41,11 @@ namespace
           const std::string number = name.substr(0, name.find('_'));
           size.variants[v] = factorisation(name + "_ms", "residual_" + number);
           size.variants[v].percent_of_vendor = cholesky("percent_" + number);
+          size.variants[v].vendor_ms_in_pairs = cholesky("cusolver_ms_in_pairs_" + number);
         }
       size.graph = factorisation("9_lower_triangle_update_graph_ms", "residual_graph");
       size.graph.percent_of_vendor = cholesky("percent_graph");
+      size.graph.vendor_ms_in_pairs = cholesky("cusolver_ms_in_pairs_graph");
       size.graph_capture_ms = cholesky("graph_capture_ms");
       // The residuals of the CPU and LAPACK are judged on the console, not tabled.
       size.cpu.residual = size.lapack.residual = 0.5;
@@ -110,7 +112,7 @@ TEST_CASE("planted: any two columns of step-2's tables swapped FAIL the test by 
 }
 
 TEST_CASE("tables: each variant's percentage of cuSOLVER is written as measured, after the "
-          "residuals",
+          "residuals, and cuSOLVER's time in the same pairs after it",
           "[cpu]")
 {
   const lab_test::TempDir folder;
@@ -120,21 +122,26 @@ TEST_CASE("tables: each variant's percentage of cuSOLVER is written as measured,
   // Variant 9 took 4 ms against cuSOLVER's 2 ms alone (50%), but beside cuSOLVER it
   // measured 52.5%: the table must keep the measured percentage, not recompute it.
   size.variants.back() = {4, 2e-7, 0, 52.5};
+  size.variants.back().vendor_ms_in_pairs = 2.1;
   size.graph = {3.5, 2e-7, 0, 61};
+  size.graph.vendor_ms_in_pairs = 2.2;
   step2::Tables<float> tables;
   tables.add(size);
   tables.write(folder.path().string(), lab::DeviceInfo{}, 5, 512, 512);
 
   const lab_test::WrittenTable table = lab_test::read_written_table(folder / "cholesky_float.dat");
-  const std::string last_columns = " percent_9 percent_graph";
-  REQUIRE(table.columns.size() > last_columns.size());
-  CHECK(table.columns.substr(table.columns.size() - last_columns.size()) == last_columns);
+  const std::string last_columns = " percent_9 percent_graph cusolver_ms_in_pairs_1";
+  CHECK(table.columns.find(last_columns) != std::string::npos);
   CHECK(table.columns.find("graph_capture_ms percent_1 percent_2 ") != std::string::npos);
+  const std::string paired = " cusolver_ms_in_pairs_9 cusolver_ms_in_pairs_graph";
+  REQUIRE(table.columns.size() > paired.size());
+  CHECK(table.columns.substr(table.columns.size() - paired.size()) == paired);
   REQUIRE(table.rows.size() == 1u);
   const std::string &row = table.rows.front();
-  const std::string last_values = " 52.5 61";
+  const std::string last_values = " 2.1 2.2";
   REQUIRE(row.size() > last_values.size());
   CHECK(row.substr(row.size() - last_values.size()) == last_values);
-  // The variants that did not run: NaN in their percentage columns.
-  CHECK(row.find("NaN NaN NaN NaN NaN NaN NaN NaN 52.5 61") != std::string::npos);
+  // The variants that did not run: NaN in their percentage and paired columns.
+  CHECK(row.find("NaN NaN NaN NaN NaN NaN NaN NaN 52.5 61 NaN NaN NaN NaN NaN NaN NaN 2.1 2.2") !=
+        std::string::npos);
 }

@@ -23,14 +23,18 @@ namespace step4
 {
   // What one product measured: the median of its times, in milliseconds, the error of
   // its result (gemm_check.h), and for a kernel its speed in percent of the vendor's,
-  // from runs alternating with the vendor's (DeviceProblem::run_beside). A product that
-  // did not run keeps NaN in all three, and NaN is what the tables show for it (gnuplot
-  // skips NaN); the vendor itself and the CPU loops have no percentage.
+  // from runs alternating with the vendor's (DeviceProblem::run_beside), with the
+  // median of the vendor's runs in those same pairs. The percentage is the median of
+  // the pairs' ratios, which the two medians need not give (lab/timer.h), so both are
+  // kept and printed. A product that did not run keeps NaN in all of them, and NaN is
+  // what the tables show for it (gnuplot skips NaN); the vendor itself and the CPU loops
+  // have no percentage.
   struct Measurement
   {
     double ms = std::nan("");
     double error = std::nan("");
     double percent_of_vendor = std::nan("");
+    double vendor_ms_in_pairs = std::nan("");
   };
 
   // Throughput from a time: the textbook 2mnk flops of the shape, per second, in
@@ -39,8 +43,9 @@ namespace step4
 
   // @sect3{The console lines of one problem}
   //
-  // One line per product: name, time, GFLOP/s, percent of cuBLAS (a "-" where there is
-  // none), the error and the check. A failed check prints FAIL on the line and is listed
+  // One line per product: name, time, GFLOP/s, for a kernel cuBLAS's time in the pairs
+  // it was timed in and the kernel's speed in percent of cuBLAS's (the median of the
+  // pairs' ratios; a "-" where there is none), the error and the check. A failed check prints FAIL on the line and is listed
   // again in the summary. The lines of one problem share what they are judged by, kept
   // here once: the problem's name in the summary ("float n=1024"), its shape (for
   // GFLOP/s) and the tolerance.
@@ -142,7 +147,7 @@ namespace step4
         reps, [&] { vendor(args, nullptr); }, [&] { product(args, nullptr); }, fresh_input(), check_each);
       fresh_input()();
       product(args, nullptr);
-      return {times.work_ms, lab::nan_max(worst, error_of_c()), 100 * times.relative_speed};
+      return {times.work_ms, lab::nan_max(worst, error_of_c()), 100 * times.relative_speed, times.yardstick_ms};
     }
 
     // run_beside(), and the line of @p lines that shows it: what every kernel goes

@@ -143,12 +143,14 @@ namespace step4
     // TF32 kernels of cuBLAS with TF32 (kernel 16 on A·Bᵀ of cuBLAS on A·Bᵀ), the double
     // kernels of DGEMM. Not the ratio of two GFLOP/s columns of the other tables: those
     // are the medians of runs that need not have seen the same clock.
-    Row percent_row(int n, const Measurements &kernels)
+    //
+    // cublas_ms_in_pairs.dat has the same columns: the median of cuBLAS's runs in the
+    // pairs of each kernel, in milliseconds, beside the kernel's own median in
+    // time_float.dat and double.dat.
+    Row kernels_row(int n, const Measurements &kernels, double Measurement::*field)
     {
       Row row = {{"n", double(n)}};
-      const auto add = [&](const std::string &name) {
-        row.push_back({name, kernels.of(name).percent_of_vendor});
-      };
+      const auto add = [&](const std::string &name) { row.push_back({name, kernels.of(name).*field}); };
       for (const GemmKernel<float> &kernel : fp32_kernels())
         add(kernel.name);
       for (const GemmKernel<float> &kernel : tf32_kernels())
@@ -261,14 +263,23 @@ namespace step4
 
   void Tables::write_percentages() const
   {
-    lab::Table percentages(columns(percent_row(0, {})));
-    for (const auto &[n, kernels] : kernels_by_size_)
-      percentages.add_row(values(percent_row(n, kernels)));
+    const auto table = [&](double Measurement::*field) {
+      lab::Table result(columns(kernels_row(0, {}, field)));
+      for (const auto &[n, kernels] : kernels_by_size_)
+        result.add_row(values(kernels_row(n, kernels, field)));
+      return result;
+    };
     lab::write_table(
-      percentages, path("percent_of_cublas.dat"),
+      table(&Measurement::percent_of_vendor), path("percent_of_cublas.dat"),
       header("step-4 (each kernel in percent of cuBLAS, timed alternately with it)",
              "float and double",
              {"100 x median over pairs of runs of cuBLAS time / kernel time; FP32 kernels "
               "of SGEMM (TF32 off), TF32 kernels of cuBLAS with TF32, double kernels of DGEMM"}));
+    lab::write_table(
+      table(&Measurement::vendor_ms_in_pairs), path("cublas_ms_in_pairs.dat"),
+      header("step-4 (cuBLAS's time in the pairs of each kernel)", "float and double",
+             {"median of cuBLAS's runs, in ms, in the pairs in which each kernel was timed alternately with it; "
+              "the kernel's own median is in time_float.dat / double.dat, the median of the pairs' ratios in "
+              "percent_of_cublas.dat"}));
   }
 } // namespace step4

@@ -44,13 +44,13 @@ namespace
     lab_test::DistinctValues cpu;
     lab_test::DistinctValues gflops = cpu.sharing_count(), time = cpu.sharing_count(), tf32 = cpu.sharing_count(),
                              shapes = cpu.sharing_count(), fp64 = cpu.sharing_count(),
-                             percent = cpu.sharing_count();
+                             percent = cpu.sharing_count(), in_pairs = cpu.sharing_count();
 
     WrittenSweepTables()
     {
       const step4::Settings settings = settings_writing_to(folder.path());
       step4::Tables tables(settings);
-      for (lab_test::DistinctValues *table : {&cpu, &gflops, &time, &tf32, &fp64, &percent})
+      for (lab_test::DistinctValues *table : {&cpu, &gflops, &time, &tf32, &fp64, &percent, &in_pairs})
         table->expect("n", n);
 
       step4::CpuSizeResult on_cpu;
@@ -72,7 +72,7 @@ namespace
       tf32.expect("cublas_tf32", gflops_at_n(f.cublas_tf32.ms));
       for (const step4::GemmKernel<float> &kernel : step4::fp32_kernels())
         {
-          const step4::Measurement m{time(kernel.name), time.next(), percent(kernel.name)};
+          const step4::Measurement m{time(kernel.name), time.next(), percent(kernel.name), in_pairs(kernel.name)};
           gflops.expect(kernel.name, gflops_at_n(m.ms));
           f.kernels.record(kernel.name, m);
         }
@@ -82,7 +82,7 @@ namespace
       tf32_names.push_back(step4::on_a_bt(*step4::find_float_kernel("16")));
       for (const std::string &name : tf32_names)
         {
-          const step4::Measurement m{tf32.next(), tf32("error_" + name), percent(name)};
+          const step4::Measurement m{tf32.next(), tf32("error_" + name), percent(name), in_pairs(name)};
           tf32.expect(name, gflops_at_n(m.ms));
           f.kernels.record(name, m);
         }
@@ -111,7 +111,8 @@ namespace
       fp64.expect("cublas_dgemm", gflops_at_n(d.cublas_dgemm.ms));
       for (const step4::GemmKernel<double> &kernel : step4::fp64_kernels())
         {
-          const step4::Measurement m{fp64.next(), fp64("error_" + kernel.name), percent(kernel.name)};
+          const step4::Measurement m{fp64.next(), fp64("error_" + kernel.name), percent(kernel.name),
+                                     in_pairs(kernel.name)};
           fp64.expect(kernel.name, gflops_at_n(m.ms));
           d.kernels.record(kernel.name, m);
         }
@@ -129,14 +130,14 @@ namespace
       return {{tables / "cpu.dat", &cpu},           {tables / "gflops_float.dat", &gflops},
               {tables / "time_float.dat", &time},   {tables / "tf32.dat", &tf32},
               {tables / "shapes_float.dat", &shapes}, {tables / "double.dat", &fp64},
-              {tables / "percent_of_cublas.dat", &percent}};
+              {tables / "percent_of_cublas.dat", &percent}, {tables / "cublas_ms_in_pairs.dat", &in_pairs}};
     }
   };
 
   using Mismatches = std::vector<std::string>;
 } // namespace
 
-TEST_CASE("sweep tables: every column of the six tables holds the value written under its name", "[cpu]")
+TEST_CASE("sweep tables: every column of the eight tables holds the value written under its name", "[cpu]")
 {
   const WrittenSweepTables written;
   CHECK(lab_test::column_mismatches(written.all()) == Mismatches{});
@@ -182,6 +183,8 @@ TEST_CASE("sweep tables: the columns plot.gp reads, in order", "[cpu]")
         "# n " + fp32_kernels +
           " 12_tensor_cores_tf32 16_wgmma_tf32 17_wgmma_b_as_stored 18_wgmma_multicast "
           "16_wgmma_tf32_ABt 13_double_precision 14_tensor_cores_fp64 19_dmma_tma 20_ozaki_int8");
+  // cuBLAS's medians in the same pairs, under the same names.
+  CHECK(read_table(dir, "cublas_ms_in_pairs.dat").columns == read_table(dir, "percent_of_cublas.dat").columns);
 }
 
 TEST_CASE("sweep tables: a product that did not run is NaN in its column", "[cpu]")

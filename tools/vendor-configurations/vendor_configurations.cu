@@ -55,6 +55,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace vendor
@@ -117,7 +118,10 @@ namespace vendor
   struct Settings
   {
     lab::CommonOptions options;
+    std::string routine; // --routine: one family (cholesky, triangular, syrk, gemm, lu, irs), or all
     std::vector<Measurement> table;
+
+    bool runs(const std::string &family) const { return routine.empty() || routine == family; }
   };
 
   // The timing the whole course uses (lab::median_gpu_milliseconds); @p reset restores
@@ -430,6 +434,34 @@ namespace vendor
   // The course's lab::cublas_gemm calls cublasGemmEx (float: TF32 off, or TF32 on;
   // double: FP64). Each transposition the steps use is timed through it and
   // through the per-type cublas<t>gemm, to show that the interface costs nothing.
+  //
+  // cuBLAS can also emulate both precisions on faster units: FP32 by products of BF16
+  // pieces (CUBLAS_FP32_EMULATED_BF16X9_MATH) and FP64 in fixed point on the integer
+  // tensor cores (CUBLAS_FP64_EMULATED_FIXEDPOINT_MATH, the idea of step-4's kernel 20),
+  // each under two strategies: PERFORMANT (the default: emulate where cuBLAS judges it
+  // faster) and EAGER (emulate whenever it can). They promise the native routine's
+  // accuracy, so they are other ways to the same result and join its group: where a
+  // toolkit makes one of them the fastest, the course's call FAILs here and must change.
+  std::vector<std::pair<cublasEmulationStrategy_t, const char *>> emulation_strategies()
+  {
+    return {{CUBLAS_EMULATION_STRATEGY_PERFORMANT, "PERFORMANT"}, {CUBLAS_EMULATION_STRATEGY_EAGER, "EAGER"}};
+  }
+
+  template <typename T>
+  void emulated_gemm(cublasHandle_t handle, cublasEmulationStrategy_t strategy, cublasOperation_t op_a,
+                     cublasOperation_t op_b, int n, const T *a, const T *b, T *c)
+  {
+    const T one = 1, zero = 0;
+    LAB_CHECK(cublasSetMathMode(handle, sizeof(T) == 4 ? CUBLAS_FP32_EMULATED_BF16X9_MATH
+                                                       : CUBLAS_FP64_EMULATED_FIXEDPOINT_MATH));
+    LAB_CHECK(cublasSetEmulationStrategy(handle, strategy));
+    if constexpr (sizeof(T) == 4)
+      LAB_CHECK(cublasSgemm(handle, op_a, op_b, n, n, n, &one, a, n, b, n, &zero, c, n));
+    else
+      LAB_CHECK(cublasDgemm(handle, op_a, op_b, n, n, n, &one, a, n, b, n, &zero, c, n));
+    LAB_CHECK(cublasSetEmulationStrategy(handle, CUBLAS_EMULATION_STRATEGY_DEFAULT));
+    LAB_CHECK(cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH));
+  }
   template <typename T>
   void gemm_family(Settings &s, int n, lab::Cublas &cublas)
   {
@@ -466,6 +498,11 @@ namespace vendor
                     LAB_CHECK(cublasSetMathMode(cublas.get(), CUBLAS_DEFAULT_MATH));
                   });
                 }
+              precision = "float";
+              for (const auto &strategy : emulation_strategies())
+                measure(std::string("Sgemm, BF16x9 emulation, ") + strategy.second, false, [&] {
+                  emulated_gemm<T>(cublas.get(), strategy.first, op_a, op_b, n, a.data(), b.data(), c.data());
+                });
             }
           else
             {
@@ -478,6 +515,10 @@ namespace vendor
                                        CUDA_R_64F, n, &zero, c.data(), CUDA_R_64F, n, CUBLAS_COMPUTE_64F,
                                        CUBLAS_GEMM_DEFAULT));
               });
+              for (const auto &strategy : emulation_strategies())
+                measure(std::string("Dgemm, fixed-point emulation, ") + strategy.second, false, [&] {
+                  emulated_gemm<T>(cublas.get(), strategy.first, op_a, op_b, n, a.data(), b.data(), c.data());
+                });
             }
         }
   }
@@ -687,6 +728,8 @@ int main(int argc, char **argv)
                "on the same data, to show that the course calls each at its fastest",
                "vendor-configurations"};
   lab::add_common_options(app, settings.options);
+  app.add_option("--routine", settings.routine, "Only one family: cholesky, triangular, syrk, gemm, lu or irs")
+    ->check(CLI::IsMember({"cholesky", "triangular", "syrk", "gemm", "lu", "irs"}));
   if (const auto exit_code = lab::parse_command_line(app, argc, argv))
     return *exit_code;
 
@@ -702,17 +745,27 @@ int main(int argc, char **argv)
     const Sweep sweep = sweep_for(settings.options);
     lab::Cusolver cusolver;
     lab::Cublas cublas;
+    std::string family;
     const auto each = [&](const std::vector<int> &sizes, const std::function<void(int)> &measure) {
-      for (const int n : sizes)
-        measure(n);
+      if (settings.runs(family))
+        for (const int n : sizes)
+          measure(n);
     };
+    // Each family's sizes, under its name (--routine).
+    const auto in = [&](const char *name) { family = name; };
     if (settings.options.wants_float())
       {
+        in("cholesky");
         each(sweep.cholesky_float, [&](int n) { cholesky_family<float>(settings, n, cusolver, cublas); });
+        in("triangular");
         each(sweep.triangular, [&](int n) { triangular_family<float>(settings, n, cusolver, cublas); });
+        in("syrk");
         each(sweep.syrk_float, [&](int n) { syrk_family<float>(settings, n, cublas); });
+        in("gemm");
         each(sweep.gemm, [&](int n) { gemm_family<float>(settings, n, cublas); });
+        in("lu");
         each(sweep.lu, [&](int n) { lu_family<float>(settings, n, cusolver); });
+        in("irs");
         each(sweep.irs, [&](int n) {
           cholesky_solve_family<float>(settings, n, cusolver);
           mixed_precision_family(settings, n);
@@ -721,14 +774,20 @@ int main(int argc, char **argv)
       }
     if (settings.options.wants_double())
       {
+        in("cholesky");
         each(sweep.cholesky_double, [&](int n) {
           cholesky_family<double>(settings, n, cusolver, cublas);
           cholesky_solve_family<double>(settings, n, cusolver);
         });
+        in("triangular");
         each(sweep.triangular, [&](int n) { triangular_family<double>(settings, n, cusolver, cublas); });
+        in("syrk");
         each(sweep.syrk_double, [&](int n) { syrk_family<double>(settings, n, cublas); });
+        in("gemm");
         each(sweep.gemm, [&](int n) { gemm_family<double>(settings, n, cublas); });
+        in("lu");
         each(sweep.lu, [&](int n) { lu_family<double>(settings, n, cusolver); });
+        in("irs");
         each(sweep.irs, [&](int n) { symv_family<double>(settings, n, cublas); });
       }
 

@@ -57,6 +57,7 @@
 #include <lab/table.h>
 #include <lab/test_matrices.h>
 #include <lab/timer.h>
+#include <lab/vendor_math.h>
 
 #include <algorithm>
 #include <cmath>
@@ -481,6 +482,8 @@ int main(int argc, char **argv)
       settings.device = device;
       settings.use_gpu = device.present;
       lab::print_cpu_library_line("LAPACK", "potrf on all cores, for scale", "row left out");
+      if (settings.use_gpu)
+        std::printf("%s\n", lab::vendor_math_line().c_str());
       if (!settings.matrix_file.empty())
         {
           lab::for_each_precision(settings.options,

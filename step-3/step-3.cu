@@ -47,6 +47,7 @@
 #include <lab/step_main.h>
 #include <lab/table.h>
 #include <lab/timer.h>
+#include <lab/vendor_math.h>
 
 #include <cstdio>
 #include <limits>
@@ -176,6 +177,8 @@ int main(int argc, char **argv)
       settings.device = device;
       settings.use_gpu = device.present;
       lab::print_cpu_library_line("LAPACK", "trtri on all cores, for scale", "row left out");
+      if (settings.use_gpu)
+        std::printf("%s\n", lab::vendor_math_line().c_str());
       std::printf("vendor: L from potrf with LOWER (converted outside the timing); trtri, potri, potrs and trsm in "
                   "the configurations tools/vendor-configurations measured fastest\n");
       if (!settings.matrix_file.empty())

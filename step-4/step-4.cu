@@ -50,6 +50,7 @@
 #include <lab/step_main.h>
 #include <lab/table.h>
 #include <lab/timer.h>
+#include <lab/vendor_math.h>
 
 #include <cstdio>
 #include <string>
@@ -284,6 +285,8 @@ int main(int argc, char **argv)
       if (settings.use_gpu)
         std::printf("FP32 peak: %.0f GFLOP/s\n", fp32_peak_gflops());
       lab::print_cpu_library_line("BLAS", "sgemm on all cores, for scale", "column left empty");
+      if (settings.use_gpu)
+        std::printf("%s\n", lab::vendor_math_line().c_str());
 
       const std::vector<int> sizes = lab::choose_sizes(settings.options, full_sweep, quick_sweep);
       lab::prepare_output_folder(settings.options.out + "/step-4");

@@ -63,6 +63,7 @@
 #include <lab/step_main.h>
 #include <lab/test_images.h>
 #include <lab/timer.h>
+#include <lab/vendor_math.h>
 
 #include <algorithm>
 #include <cmath>
@@ -712,6 +713,8 @@ int main(int argc, char **argv)
       settings.device = device;
       settings.use_gpu = device.present;
       print_header(settings, degradation.field);
+      if (settings.use_gpu)
+        std::printf("%s\n", lab::vendor_math_line().c_str());
       const std::unique_ptr<lab::Cublas> cublas = settings.use_gpu ? std::make_unique<lab::Cublas>() : nullptr;
       run(settings, degradation, checks, cublas.get());
     },

@@ -5,12 +5,14 @@
 #include <lab/cuda_check.h>
 #include <lab/device_buffer.h>
 #include <lab/test_matrices.h>
+#include <lab/vendor_math.h>
 #include <lab_catch.h>
 #include <lower_triangle_product.h>
 
 #include "test_support.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <tuple>
@@ -150,4 +152,17 @@ TEST_CASE("cublas_gemm: the lower-triangle check fails on a product that ignores
   const lab::Gemm<float> nothing = [](const lab::GemmArgs<float> &, cudaStream_t) {};
   CHECK(std::isnan(
     lab_test::lower_triangle_product(nothing, 300, 8, lab::Op::none, lab::Op::transpose, 1.0f, 0.0f).worst_error));
+}
+
+// lab/vendor_math.h: the line every step prints names both libraries and what they run
+// in; the course leaves both in their default math, and the strategy is the
+// environment's unless it is set.
+TEST_CASE("vendor_math_line: cuBLAS and cuSOLVER, their math mode and emulation strategy")
+{
+  const std::string line = lab::vendor_math_line();
+  INFO(line);
+  CHECK(lab_test::contains(line, "cuBLAS default math (the native precision), emulation strategy "));
+  CHECK(lab_test::contains(line, "cuSOLVER default math (the native precision), emulation strategy "));
+  CHECK(lab_test::contains(line, std::getenv("CUBLAS_EMULATION_STRATEGY") ? "CUBLAS_EMULATION_STRATEGY = "
+                                                                          : "CUBLAS_EMULATION_STRATEGY unset"));
 }

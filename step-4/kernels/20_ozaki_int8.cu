@@ -13,8 +13,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <string>
 #include <numeric>
+#include <string>
+#include <utility>
 
 namespace step4
 {

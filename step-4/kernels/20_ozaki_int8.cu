@@ -134,6 +134,9 @@ namespace step4
       return t[y][x]; // line line0 + y, position p0 + x
     }
 
+    // A line's largest |x| as line_statistics keeps it: the bits of the double.
+    __device__ double as_double(unsigned long long bits) { return __longlong_as_double(static_cast<long long>(bits)); }
+
     // @sect3{Pass 1: each line's largest entry and sum}
     //
     // Per line: the largest |x| (as the bits of a non-negative double, whose order is
@@ -171,7 +174,7 @@ namespace step4
       const int line = line0 + threadIdx.y, p = p0 + threadIdx.x;
       if (line < lines.count && p < padded)
         {
-          const double top = __longlong_as_double(static_cast<long long>(largest[line]));
+          const double top = as_double(largest[line]);
           out[static_cast<long>(line) * padded + p] = top > 0 ? static_cast<std::int8_t>(floor(127 * (value / top))) : 0;
         }
     }
@@ -188,8 +191,8 @@ namespace step4
       for (int i = blockIdx.y; i < m; i += gridDim.y)
         for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < n; j += gridDim.x * blockDim.x)
           {
-            const double alpha = __longlong_as_double(static_cast<long long>(largest_a[i]));
-            const double beta = __longlong_as_double(static_cast<long long>(largest_b[j]));
+            const double alpha = as_double(largest_a[i]);
+            const double beta = as_double(largest_b[j]);
             if (alpha == 0 || beta == 0)
               continue; // a zero line: its entries of C are exact zeros
             const double spread = fmax(sum_a[i] / alpha, sum_b[j] / beta);
@@ -236,9 +239,10 @@ namespace step4
 
     // @sect3{Pass 3: the residues}
     //
-    // x' = round(x 2^s) with s = K − e, 2^(e−1) ≤ largest < 2^e, so |x'| ≤ 2^K (and
-    // K ≤ 62); then x' mod m_t for every modulus, as int8 (−128 to 127: any value
-    // congruent to the remainder will do).
+    // x' = round(x 2^s) with s = K − e, 2^(e−1) ≤ largest < 2^e, so |x'| ≤ 2^K (and K
+    // is below 55: 14 moduli, 111 bits, hold no more than 2K + log2 k + 1); then x' mod
+    // m_t for every modulus, as int8 (−128 to 127: any value congruent to the remainder
+    // will do).
     __global__ void residues(Lines lines, const unsigned long long *largest, int bits, ModuliOnDevice moduli,
                              int padded, long stride, std::int8_t *out)
     {
@@ -248,7 +252,7 @@ namespace step4
       const int line = line0 + threadIdx.y, p = p0 + threadIdx.x;
       if (line >= lines.count || p >= padded)
         return;
-      const double top = __longlong_as_double(static_cast<long long>(largest[line]));
+      const double top = as_double(largest[line]);
       int exponent = 0;
       frexp(top, &exponent);
       const double fixed = top > 0 ? rint(ldexp(value, bits - exponent)) : 0;
@@ -300,7 +304,7 @@ namespace step4
       for (int i = blockIdx.y; i < m; i += gridDim.y)
         {
           int ea = 0;
-          frexp(__longlong_as_double(static_cast<long long>(largest_a[i])), &ea);
+          frexp(as_double(largest_a[i]), &ea);
           for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < (lower_only ? min(n, i + 1) : n);
                j += gridDim.x * blockDim.x)
             {
@@ -320,7 +324,7 @@ namespace step4
                 x -= i128(r.product);
               const double magnitude = to_double(u128(x < 0 ? -x : x));
               int eb = 0;
-              frexp(__longlong_as_double(static_cast<long long>(largest_b[j])), &eb);
+              frexp(as_double(largest_b[j]), &eb);
               const double value = ldexp(x < 0 ? -magnitude : magnitude, (ea - bits) + (eb - bits));
               double &out = c[static_cast<long>(i) * ldc + j];
               out = beta == 0 ? alpha * value : alpha * value + beta * out;
@@ -379,15 +383,15 @@ namespace step4
     // transposed (T) and the rows of op(A) the k × m matrix op(A)ᵀ as it is (N): the
     // "TN" form, the one its integer tensor-core kernels take (measured on an H200 at
     // n = 8192: 1543 TOPS, against 127 for the same product in the NN form).
-    void integer_product(const std::int8_t *rows_of_a, const std::int8_t *columns_of_b, int m, int n, int padded,
-                         std::int32_t *c, int ld, cudaStream_t stream)
+    // The handle is the one of integer_products(), bound to the product's stream once
+    // for all of its integer products.
+    void integer_product(cublasHandle_t handle, const std::int8_t *rows_of_a, const std::int8_t *columns_of_b, int m,
+                         int n, int padded, std::int32_t *c, int ld)
     {
-      lab::Cublas &cublas = integer_products();
-      cublas.bind(stream);
       const std::int32_t one = 1, zero = 0;
-      LAB_CHECK(cublasGemmEx(cublas.get(), CUBLAS_OP_T, CUBLAS_OP_N, n, m, padded, &one, columns_of_b,
-                                    CUDA_R_8I, padded, rows_of_a, CUDA_R_8I, padded, &zero, c, CUDA_R_32I, ld,
-                                    CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT));
+      LAB_CHECK(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, n, m, padded, &one, columns_of_b, CUDA_R_8I, padded,
+                             rows_of_a, CUDA_R_8I, padded, &zero, c, CUDA_R_32I, ld, CUBLAS_COMPUTE_32I,
+                             CUBLAS_GEMM_DEFAULT));
     }
 
     void fall_back(const GemmArgs<double> &g, cudaStream_t stream, const std::string &why)
@@ -434,9 +438,11 @@ namespace step4
     LAB_CHECK_LAUNCH();
     magnitudes<<<tiles_of(b, padded), threads, 0, stream>>>(b, largest_b, padded, s.b.data());
     LAB_CHECK_LAUNCH();
-    integer_product(s.a.data(), s.b.data(), m, n, padded, s.products.data(), ld, stream);
-    largest_ratio<<<dim3((n + 255) / 256, std::min(m, 64)), 256, 0, stream>>>(s.products.data(), ld, m, n, largest_a, sum_a, largest_b,
-                                                         sum_b, s.ratio.data());
+    lab::Cublas &cublas = integer_products();
+    cublas.bind(stream);
+    integer_product(cublas.get(), s.a.data(), s.b.data(), m, n, padded, s.products.data(), ld);
+    largest_ratio<<<dim3((n + 255) / 256, std::min(m, 64)), 256, 0, stream>>>(
+      s.products.data(), ld, m, n, largest_a, sum_a, largest_b, sum_b, s.ratio.data());
     LAB_CHECK_LAUNCH();
     int not_finite = 0;
     unsigned long long ratio_bits = 0;
@@ -450,15 +456,17 @@ namespace step4
     double ratio = 0;
     std::memcpy(&ratio, &ratio_bits, sizeof ratio);
     const double unit_roundoff = std::ldexp(1.0, -53);
-    const int bits = static_cast<int>(std::ceil(std::log2(std::max(ratio, 1.0)) + std::log2(2 / ((k + 1) * unit_roundoff))));
+    const int bits =
+      static_cast<int>(std::ceil(std::log2(std::max(ratio, 1.0)) + std::log2(2 / ((k + 1) * unit_roundoff))));
     const double needed = 2.0 * bits + std::log2(double(k)) + 1;
     const Moduli &table = moduli();
     int count = 1;
     while (count <= max_moduli && table.bits[count] <= needed)
       ++count;
-    if (!std::isfinite(ratio) || count > max_moduli || bits > 62)
-      return fall_back(g, stream, "the data need " + (std::isfinite(ratio) ? std::to_string(bits) + " bits" : "unbounded bits") +
-                                    ", more than " + std::to_string(max_moduli) + " moduli can hold");
+    if (!std::isfinite(ratio) || count > max_moduli)
+      return fall_back(g, stream,
+                       "the data need " + (std::isfinite(ratio) ? std::to_string(bits) + " bits" : "unbounded bits") +
+                         ", more than " + std::to_string(max_moduli) + " moduli can hold");
 
     // The residues and their products.
     const std::size_t stride_a = std::size_t(m) * padded, stride_b = std::size_t(n) * padded,
@@ -475,22 +483,23 @@ namespace step4
         }
       return d;
     };
-    residues<<<tiles_of(a, padded), threads, 0, stream>>>(a, largest_a, bits, on_device(count), padded, long(stride_a),
-                                                           s.a.data());
+    residues<<<tiles_of(a, padded), threads, 0, stream>>>(a, largest_a, bits, on_device(count), padded,
+                                                           long(stride_a), s.a.data());
     LAB_CHECK_LAUNCH();
-    residues<<<tiles_of(b, padded), threads, 0, stream>>>(b, largest_b, bits, on_device(count), padded, long(stride_b),
-                                                           s.b.data());
+    residues<<<tiles_of(b, padded), threads, 0, stream>>>(b, largest_b, bits, on_device(count), padded,
+                                                           long(stride_b), s.b.data());
     LAB_CHECK_LAUNCH();
     for (int t = 0; t < count; ++t)
-      integer_product(s.a.data() + t * stride_a, s.b.data() + t * stride_b, m, n, padded,
-                      s.products.data() + t * stride_c, ld, stream);
+      integer_product(cublas.get(), s.a.data() + t * stride_a, s.b.data() + t * stride_b, m, n, padded,
+                      s.products.data() + t * stride_c, ld);
 
     const int used = count - moduli_left_out;
     Reconstruction r{on_device(used), {}, table.product[count], 1.0 / static_cast<double>(table.product[count])};
     for (int t = 0; t < used; ++t)
       r.weight[t] = table.weight[count][t];
-    reconstruct<<<entries_grid(m, n), 256, 0, stream>>>(s.products.data(), long(stride_c), ld, r, largest_a, largest_b, bits,
-                                          g.alpha, g.beta, g.c, g.ldc, m, n, g.output == lab::Output::lower_triangle);
+    reconstruct<<<entries_grid(m, n), 256, 0, stream>>>(s.products.data(), long(stride_c), ld, r, largest_a,
+                                                         largest_b, bits, g.alpha, g.beta, g.c, g.ldc, m, n,
+                                                         g.output == lab::Output::lower_triangle);
     LAB_CHECK_LAUNCH();
     report() = {count, bits, ""};
   }

@@ -28,8 +28,8 @@ namespace step2
     int info = 0;
     double percent_of_vendor = not_run;
     // The worst probe of every timed run's factor (gpu_timing.h), for a variant timed
-    // beside cuSOLVER; not_run for the others.
-    double probe = not_run;
+    // beside cuSOLVER; none for the others.
+    std::optional<double> probe = std::nullopt;
     // For a variant timed beside cuSOLVER: the median of cuSOLVER's runs in those pairs
     // (ms is the variant's median there, percent_of_vendor the median of the pairs'
     // ratios, which the two medians need not give).

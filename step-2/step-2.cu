@@ -60,7 +60,6 @@
 #include <lab/vendor_math.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <memory>
@@ -193,8 +192,8 @@ namespace step2
     else
       ok = checks.at_most(what, f.residual, size.tolerance);
     // A variant timed beside cuSOLVER had every run's factor probed (gpu_timing.h).
-    if (!std::isnan(f.percent_of_vendor))
-      ok = checks.at_most(what + " every run (probe)", f.probe, lab::probe_tolerance<T>(size.n)) && ok;
+    if (f.probe)
+      ok = checks.at_most(what + " every run (probe)", *f.probe, lab::probe_tolerance<T>(size.n)) && ok;
     std::printf("  %-28s %10s %10s %8.0f %10s %8s %10.2e   %s\n", name.c_str(),
                 lab::format_milliseconds(f.ms).c_str(), lab::format_milliseconds(f.ms + copies_ms).c_str(),
                 gflops(size.n, f.ms), lab::format_or_dash(f.vendor_ms_in_pairs, "%.4g").c_str(),

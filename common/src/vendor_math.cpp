@@ -1,5 +1,8 @@
 #include <lab/vendor_math.h>
 
+#include <lab/cublas_gemm.h>
+#include <lab/cusolver.h>
+
 #include <cublas_v2.h>
 #include <cusolverDn.h>
 
@@ -48,37 +51,29 @@ namespace lab
   // says so for that part instead of stopping the program.
   std::string vendor_math_line()
   {
-    std::string blas_part = "cuBLAS: no handle", solver_part = "cuSOLVER: no handle";
-    cublasHandle_t blas = nullptr;
-    if (cublasCreate(&blas) == CUBLAS_STATUS_SUCCESS)
-      {
-        cublasMath_t mode = CUBLAS_DEFAULT_MATH;
-        cublasEmulationStrategy_t strategy = CUBLAS_EMULATION_STRATEGY_DEFAULT;
-        blas_part = cublasGetMathMode(blas, &mode) == CUBLAS_STATUS_SUCCESS ? "cuBLAS " + name_of(mode)
-                                                                             : "cuBLAS math mode not reported";
-        blas_part += cublasGetEmulationStrategy(blas, &strategy) == CUBLAS_STATUS_SUCCESS
-                       ? ", emulation strategy " + name_of(int(strategy))
-                       : ", emulation strategy not reported";
-        cublasDestroy(blas);
-      }
+    const Cublas blas;
+    cublasMath_t blas_mode = CUBLAS_DEFAULT_MATH;
+    cublasEmulationStrategy_t blas_strategy = CUBLAS_EMULATION_STRATEGY_DEFAULT;
+    std::string line = cublasGetMathMode(blas.get(), &blas_mode) == CUBLAS_STATUS_SUCCESS
+                         ? "vendor math: cuBLAS " + name_of(blas_mode)
+                         : "vendor math: cuBLAS math mode not reported";
+    line += cublasGetEmulationStrategy(blas.get(), &blas_strategy) == CUBLAS_STATUS_SUCCESS
+              ? ", emulation strategy " + name_of(int(blas_strategy))
+              : ", emulation strategy not reported";
     const char *environment = std::getenv("CUBLAS_EMULATION_STRATEGY");
-    blas_part += std::string(" (CUBLAS_EMULATION_STRATEGY ") +
-                 (environment ? std::string("= ") + environment : std::string("unset")) + ")";
+    line += std::string(" (CUBLAS_EMULATION_STRATEGY ") +
+            (environment ? std::string("= ") + environment : std::string("unset")) + ")";
 
-    cusolverDnHandle_t solver = nullptr;
-    if (cusolverDnCreate(&solver) == CUSOLVER_STATUS_SUCCESS)
-      {
-        cusolverMathMode_t mode = CUSOLVER_DEFAULT_MATH;
-        cudaEmulationStrategy_t strategy = CUDA_EMULATION_STRATEGY_DEFAULT;
-        solver_part = cusolverDnGetMathMode(solver, &mode) != CUSOLVER_STATUS_SUCCESS
-                        ? "cuSOLVER math mode not reported"
-                        : mode == CUSOLVER_DEFAULT_MATH ? "cuSOLVER default math (the native precision)"
-                                                        : "cuSOLVER FP32 emulated by BF16x9";
-        solver_part += cusolverDnGetEmulationStrategy(solver, &strategy) == CUSOLVER_STATUS_SUCCESS
-                         ? ", emulation strategy " + name_of(int(strategy))
-                         : ", emulation strategy not reported";
-        cusolverDnDestroy(solver);
-      }
-    return "vendor math: " + blas_part + "; " + solver_part;
+    const Cusolver solver;
+    cusolverMathMode_t solver_mode = CUSOLVER_DEFAULT_MATH;
+    cudaEmulationStrategy_t solver_strategy = CUDA_EMULATION_STRATEGY_DEFAULT;
+    line += cusolverDnGetMathMode(solver.get(), &solver_mode) != CUSOLVER_STATUS_SUCCESS
+              ? "; cuSOLVER math mode not reported"
+              : solver_mode == CUSOLVER_DEFAULT_MATH ? "; cuSOLVER default math (the native precision)"
+                                                     : "; cuSOLVER FP32 emulated by BF16x9";
+    line += cusolverDnGetEmulationStrategy(solver.get(), &solver_strategy) == CUSOLVER_STATUS_SUCCESS
+              ? ", emulation strategy " + name_of(int(solver_strategy))
+              : ", emulation strategy not reported";
+    return line;
   }
 } // namespace lab

@@ -22,6 +22,7 @@
 #include <lab/residuals.h>
 #include <lab/streams.h>
 #include <lab/test_matrices.h>
+#include <first_answer_kept.h>
 #include <lab_catch.h>
 
 #include <cmath>
@@ -552,22 +553,14 @@ TEST_CASE("variant 6 reports a matrix that is not positive definite", "[gpu]")
 // function, so what the two remember lives here.)
 namespace
 {
-  lab::DeviceBuffer<float> *kept_factor = nullptr;
+  lab_test::FirstAnswerKept<float> *first_factor = nullptr;
   int factorisations_so_far = 0;
 
   const step2::Variant<float> &honest() { return step2::variants<float>().front(); }
 
   void replays_its_first_factor(const step2::CholeskyArgs<float> &args)
   {
-    const std::size_t count = std::size_t(args.n) * args.ld;
-    if (kept_factor->count() == 0)
-      {
-        honest().factorize(args);
-        *kept_factor = lab::DeviceBuffer<float>(count);
-        LAB_CHECK(cudaMemcpy(kept_factor->data(), args.a, count * sizeof(float), cudaMemcpyDeviceToDevice));
-        return;
-      }
-    LAB_CHECK(cudaMemcpy(args.a, kept_factor->data(), count * sizeof(float), cudaMemcpyDeviceToDevice));
+    (*first_factor)(args.a, std::size_t(args.n) * args.ld, [&] { honest().factorize(args); });
     LAB_CHECK(cudaMemset(args.info, 0, sizeof(int)));
   }
 
@@ -588,8 +581,8 @@ TEST_CASE("planted: a variant that replays its first factor, or factorises only 
   step2::CusolverCholesky<float> cusolver(n, a.ld());
   const step2::Yardstick<float> potrf = [&](float *m, int *info) { cusolver.factorize(m, info); };
   lab::Cublas cublas;
-  lab::DeviceBuffer<float> kept(0);
-  kept_factor = &kept;
+  lab_test::FirstAnswerKept<float> kept;
+  first_factor = &kept;
   const double tolerance = lab::probe_tolerance<float>(n);
   step2::Variant<float> planted = honest();
   const step2::Factorisation right = step2::run_variant(device, potrf, planted, 3, cublas, 64);

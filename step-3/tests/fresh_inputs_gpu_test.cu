@@ -3,8 +3,8 @@
 // header holds the kernels of its checks.)
 #include "triangular/inverse_table.h"
 
+#include <first_answer_kept.h>
 #include <lab/cuda_check.h>
-#include <lab/device_buffer.h>
 #include <lab_catch.h>
 
 // The faults a timing harness must not let through (issue 54), in step-3's: a variant
@@ -16,22 +16,14 @@
 // remember lives here.)
 namespace
 {
-  lab::DeviceBuffer<float> *kept_inverse = nullptr;
+  lab_test::FirstAnswerKept<float> *first_inverse = nullptr;
   int inversions_so_far = 0;
 
   const step3::InverseVariant<float> &honest_inverse() { return step3::inverse_variants<float>().front(); }
 
   void replays_its_first_inverse(const step3::InverseArgs<float> &args)
   {
-    const std::size_t count = std::size_t(args.n) * args.ldx;
-    if (kept_inverse->count() == 0)
-      {
-        honest_inverse().invert(args);
-        *kept_inverse = lab::DeviceBuffer<float>(count);
-        LAB_CHECK(cudaMemcpy(kept_inverse->data(), args.x, count * sizeof(float), cudaMemcpyDeviceToDevice));
-        return;
-      }
-    LAB_CHECK(cudaMemcpy(args.x, kept_inverse->data(), count * sizeof(float), cudaMemcpyDeviceToDevice));
+    (*first_inverse)(args.x, std::size_t(args.n) * args.ldx, [&] { honest_inverse().invert(args); });
     LAB_CHECK(cudaMemset(args.info, 0, sizeof(int)));
   }
 
@@ -51,8 +43,8 @@ TEST_CASE("planted: a variant that replays its first inverse, or inverts only on
   settings.options.reps = 3;
   lab::Cublas cublas;
   step3::Problem<float> problem(settings, 257, &cublas);
-  lab::DeviceBuffer<float> kept(0);
-  kept_inverse = &kept;
+  lab_test::FirstAnswerKept<float> kept;
+  first_inverse = &kept;
   step3::InverseVariant<float> planted = honest_inverse();
   const step3::Measurement right = step3::run_inverse_variant(problem, planted);
   REQUIRE(right.probe);

@@ -20,6 +20,7 @@
 #include <lab/device.h>
 #include <lab/device_buffer.h>
 #include <lab/random.h>
+#include <first_answer_kept.h>
 #include <lab_catch.h>
 #include <lower_triangle_product.h>
 
@@ -527,20 +528,13 @@ TEST_CASE("planted: a candidate that writes nothing or zeros is caught by the tu
 // candidate is a plain function, so what the two remember lives here.)
 namespace
 {
-  lab::DeviceBuffer<float> *kept_answer = nullptr;
+  lab_test::FirstAnswerKept<float> *first_answer = nullptr;
   int calls_so_far = 0;
 
   void replays_its_first_answer(const GemmArgs<float> &g, cudaStream_t stream)
   {
-    const std::size_t bytes = sizeof(float) * g.shape.m * g.ldc;
-    if (kept_answer->count() == 0)
-      {
-        step4::tuning_candidates().front().launch(g, stream);
-        *kept_answer = lab::DeviceBuffer<float>(std::size_t(g.shape.m) * g.ldc);
-        LAB_CHECK(cudaMemcpyAsync(kept_answer->data(), g.c, bytes, cudaMemcpyDeviceToDevice, stream));
-        return;
-      }
-    LAB_CHECK(cudaMemcpyAsync(g.c, kept_answer->data(), bytes, cudaMemcpyDeviceToDevice, stream));
+    (*first_answer)(g.c, std::size_t(g.shape.m) * g.ldc,
+                    [&] { step4::tuning_candidates().front().launch(g, stream); }, stream);
   }
 
   void writes_only_once(const GemmArgs<float> &g, cudaStream_t stream)
@@ -552,8 +546,8 @@ namespace
 
 TEST_CASE("planted: a kernel that replays its first answer, or writes only once, FAILs every run's check", "[gpu]")
 {
-  lab::DeviceBuffer<float> kept(0);
-  kept_answer = &kept;
+  lab_test::FirstAnswerKept<float> kept;
+  first_answer = &kept;
   const std::vector<step4::TuningCandidate> candidates = {
     step4::tuning_candidates().front(),
     {"replays its first answer", replays_its_first_answer},

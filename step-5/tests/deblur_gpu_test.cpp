@@ -31,9 +31,9 @@
 #include <lab/precision.h>
 #include <lab/compare.h>
 #include <lab/cublas_gemm.h>
-#include <lab/cuda_check.h>
 #include <lab/device_buffer.h>
 #include <lab/test_images.h>
+#include <first_answer_kept.h>
 #include <lab_catch.h>
 
 #include <algorithm>
@@ -531,12 +531,6 @@ namespace
 // its own, beyond the reach of the poison), and one that writes f on its first call
 // only. Each run's g is fresh, 2^e g (method_runs.h), and every run's image is checked
 // by its η: both must fail, and the honest CG pass.
-namespace
-{
-  lab::DeviceBuffer<float> *kept_image = nullptr;
-  int solves_so_far = 0;
-}
-
 TEST_CASE("planted: a CG that replays its first image, or solves only once, FAILs the check of every run")
 {
   const Psf psf = step5::gaussian_psf(1.5, 7);
@@ -548,23 +542,13 @@ TEST_CASE("planted: a CG that replays its first image, or solves only once, FAIL
     return step5::normal_backward_error(psf, b, lambda, f);
   };
   step5::ConjugateGradients<float> cg(g.rows(), g.cols());
-  const auto solve = [&](float *f) {
+  const std::function<void(float *)> solve = [&](float *f) {
     cg.solve(problem.psf, float(lambda), problem.g.data(), f, 1e-5, step5::cg_iteration_limit(g.rows(), g.cols()));
   };
-  lab::DeviceBuffer<float> kept(0);
-  kept_image = &kept;
-  const auto replay = [&](float *f) {
-    const std::size_t bytes = g.size() * sizeof(float);
-    if (kept_image->count() == 0)
-      {
-        solve(f);
-        *kept_image = lab::DeviceBuffer<float>(g.size());
-        LAB_CHECK(cudaMemcpy(kept_image->data(), f, bytes, cudaMemcpyDeviceToDevice));
-        return;
-      }
-    LAB_CHECK(cudaMemcpy(f, kept_image->data(), bytes, cudaMemcpyDeviceToDevice));
-  };
-  const auto once = [&](float *f) {
+  lab_test::FirstAnswerKept<float> kept;
+  const std::function<void(float *)> replay = [&](float *f) { kept(f, g.size(), [&] { solve(f); }); };
+  int solves_so_far = 0;
+  const std::function<void(float *)> once = [&](float *f) {
     if (solves_so_far++ == 0)
       solve(f);
   };
@@ -572,7 +556,7 @@ TEST_CASE("planted: a CG that replays its first image, or solves only once, FAIL
   const double tolerance = 1e-4;
   const step5::MethodResult right = step5::time_fast_method<float>(problem, 3, blank, solve);
   CHECK(right.worst_run_backward_error <= tolerance);
-  for (const std::function<void(float *)> &fault : {std::function<void(float *)>(replay), std::function<void(float *)>(once)})
+  for (const std::function<void(float *)> &fault : {replay, once})
     {
       const step5::MethodResult wrong = step5::time_fast_method<float>(problem, 3, blank, fault);
       INFO("the worst run's backward error: " << wrong.worst_run_backward_error);

@@ -73,18 +73,28 @@ namespace lab
       atomicAdd(&y_abs[j], sum_abs);
     }
 
-    // A vector on the device and its magnitudes.
+    // A vector and its magnitudes, on the host.
+    struct HostVectors
+    {
+      std::vector<double> values, magnitudes;
+    };
+
+    // The same on the device.
     struct Vectors
     {
       explicit Vectors(int n) : values(n), magnitudes(n) {}
+      explicit Vectors(const HostVectors &host) : Vectors(static_cast<int>(host.values.size()))
+      {
+        values.copy_from_host(host.values.data(), host.values.size());
+        magnitudes.copy_from_host(host.magnitudes.data(), host.magnitudes.size());
+      }
       DeviceBuffer<double> values, magnitudes;
 
-      std::vector<double> download(std::vector<double> *magnitudes_on_host) const
+      HostVectors download() const
       {
-        std::vector<double> host(values.count());
-        values.copy_to_host(host.data(), host.size());
-        magnitudes_on_host->resize(host.size());
-        magnitudes.copy_to_host(magnitudes_on_host->data(), host.size());
+        HostVectors host{std::vector<double>(values.count()), std::vector<double>(values.count())};
+        values.copy_to_host(host.values.data(), values.count());
+        magnitudes.copy_to_host(host.magnitudes.data(), values.count());
         return host;
       }
     };
@@ -109,16 +119,13 @@ namespace lab
     }
 
     // x with entries in [1, 2) from an unpredictable seed; |x| = x.
-    Vectors random_probe(int n)
+    HostVectors random_probe(int n)
     {
       Random random(unpredictable_seed());
       std::vector<double> x(n);
       for (double &xi : x)
         xi = random.uniform(1, 2);
-      Vectors probe(n);
-      probe.values.copy_from_host(x.data(), n);
-      probe.magnitudes.copy_from_host(x.data(), n);
-      return probe;
+      return {x, x};
     }
   } // namespace
 
@@ -127,19 +134,17 @@ namespace lab
   {
     if (n == 0)
       return 0;
-    const Vectors x = random_probe(n);
+    const Vectors x(random_probe(n));
     Vectors v(n), w(n), lower(n), upper(n);
     lower_transposed_times(factor, n, ld, false, x, v); // Lᵀx
     lower_times(factor, n, ld, v, w);                   // L(Lᵀx)
     lower_times(a, n, ld, x, lower);                    // A x from A's lower triangle,
     lower_transposed_times(a, n, ld, true, x, upper);   // ... and from its upper one
-    std::vector<double> w_abs, lower_abs, upper_abs;
-    const std::vector<double> w_host = w.download(&w_abs), lower_host = lower.download(&lower_abs),
-                              upper_host = upper.download(&upper_abs);
+    const HostVectors llt_x = w.download(), a_x_lower = lower.download(), a_x_upper = upper.download();
     double worst = 0;
     for (int i = 0; i < n; ++i)
-      worst = nan_max(worst, std::abs(lower_host[i] + upper_host[i] - w_host[i]) /
-                               (lower_abs[i] + upper_abs[i] + w_abs[i]));
+      worst = nan_max(worst, std::abs(a_x_lower.values[i] + a_x_upper.values[i] - llt_x.values[i]) /
+                               (a_x_lower.magnitudes[i] + a_x_upper.magnitudes[i] + llt_x.magnitudes[i]));
     return worst;
   }
 
@@ -148,18 +153,17 @@ namespace lab
   {
     if (n == 0)
       return 0;
-    const Vectors probe = random_probe(n);
+    const HostVectors probe = random_probe(n);
+    const Vectors on_device(probe);
     Vectors v(n), w(n);
-    lower_times(x, n, ld, probe, v); // X x
-    lower_times(l, n, ld, v, w);     // L(Xx)
-    std::vector<double> w_abs, probe_host(n);
-    const std::vector<double> w_host = w.download(&w_abs);
-    probe.values.copy_to_host(probe_host.data(), n);
+    lower_times(x, n, ld, on_device, v); // X x
+    lower_times(l, n, ld, v, w);         // L(Xx)
+    const HostVectors l_x_x = w.download();
     double residual = 0, bound = 0;
     for (int i = 0; i < n; ++i)
       {
-        residual = nan_max(residual, std::abs(w_host[i] - probe_host[i]));
-        bound = nan_max(bound, w_abs[i]);
+        residual = nan_max(residual, std::abs(l_x_x.values[i] - probe.values[i]));
+        bound = nan_max(bound, l_x_x.magnitudes[i]);
       }
     return residual / bound;
   }

@@ -22,23 +22,35 @@ namespace step4
   namespace
   {
     using u128 = unsigned __int128;
-    using i128 = __int128;
 
     // @sect3{The moduli}
     //
     // The largest pairwise coprime numbers up to 256, taken greedily from 256 down:
     // 256, 255, 253, 251, 247, 241, 239, 233, ... Large moduli carry the most bits each
-    // (log2 256 = 8), so few are needed. 128-bit integers rebuild at most 14 of them:
-    // the reconstruction sums N terms below 256 M each, which must stay below 2^127.
+    // (log2 256 = 8), so few are needed. The reconstruction below holds a weight in
+    // three pieces of 37 bits, 111 bits in all, and 14 moduli (110.2 bits) fit in them.
     constexpr int max_moduli = 14;
+    constexpr int piece_bits = 37;
+
+    // A number below 2^111 as three doubles, x = x[0] 2^74 + x[1] 2^37 + x[2], each an
+    // integer below 2^37 and so exact.
+    using Pieces = std::array<double, 3>;
+
+    Pieces pieces_of(u128 x)
+    {
+      const u128 mask = (u128(1) << piece_bits) - 1;
+      return {double(static_cast<std::uint64_t>(x >> (2 * piece_bits))),
+              double(static_cast<std::uint64_t>((x >> piece_bits) & mask)),
+              double(static_cast<std::uint64_t>(x & mask))};
+    }
 
     struct Moduli
     {
       std::array<int, max_moduli> m{};
-      // For N moduli: M_N = m_1 ⋯ m_N, and the weights of the reconstruction.
+      // For N moduli: M_N = m_1 ⋯ m_N, log2 M_N, and the weights of the reconstruction.
       std::array<u128, max_moduli + 1> product{};
+      std::array<double, max_moduli + 1> bits{};
       std::array<std::array<u128, max_moduli>, max_moduli + 1> weight{};
-      std::array<double, max_moduli + 1> bits{}; // log2 M_N
     };
 
     // a⁻¹ mod m, for a and m coprime (the extended Euclidean algorithm).
@@ -112,220 +124,293 @@ namespace step4
       return {g.b, g.ldb, g.shape.op_b != Op::none, g.shape.n, g.shape.k};
     }
 
-    // The kernels below walk an operand in tiles of 32 lines × 32 positions: the tile
-    // is read as stored (32 neighbouring threads, 32 neighbouring addresses, whichever
-    // way the lines run), through shared memory, and each warp then takes one line of
-    // the tile. The int8 copies are written line by line, k contiguous.
-    constexpr int tile = 32;
+    // @sect3{Exact conversions without the conversion unit}
+    //
+    // A GPU converts between integers and doubles in a unit that does 16 conversions per
+    // clock and SM, a quarter of the rate of its double adds. The passes below convert
+    // per entry and per modulus, so they use the old trick instead: the double
+    // 1.5 · 2^52 has a unit in its last place of exactly 1, so adding any integer v
+    // with |v| < 2^51 to it is exact, and v then sits in the low bits of the sum (as two's
+    // complement in the low 32 bits, for |v| < 2^31). Rounding x to the nearest integer
+    // is (x + 1.5 · 2^52) − 1.5 · 2^52, and one fused multiply-add rounds x·y.
+    constexpr double magic = 6755399441055744.0; // 1.5 · 2^52
 
-    __device__ double load_tile_entry(const Lines &lines, double (&t)[tile][tile + 1], int line0, int p0)
+    __device__ double nearest_integer_of_product(double x, double y) { return fma(x, y, magic) - magic; }
+
+    // v, an integer-valued double with |v| < 2^31, as an int: the low word of v + magic.
+    __device__ int as_int(double v) { return __double2loint(v + magic); }
+
+    // An int as a double: v + 2^31 as the low word of magic + 2^31 + v, minus that.
+    __device__ double as_double(int v)
     {
-      // Thread (x, y) reads stored row y, column x of the tile.
-      const int x = threadIdx.x, y = threadIdx.y;
-      const int line = lines.line_is_row ? line0 + y : line0 + x, p = lines.line_is_row ? p0 + x : p0 + y;
-      double value = 0;
-      if (line < lines.count && p < lines.length)
-        value = lines.at(line, p);
-      if (lines.line_is_row)
-        t[y][x] = value;
-      else
-        t[x][y] = value;
-      __syncthreads();
-      return t[y][x]; // line line0 + y, position p0 + x
+      return __hiloint2double(0x43380000, v ^ static_cast<int>(0x80000000)) - (magic + 2147483648.0);
     }
 
-    // A line's largest |x| as line_statistics keeps it: the bits of the double.
-    __device__ double as_double(unsigned long long bits) { return __longlong_as_double(static_cast<long long>(bits)); }
-
-    // @sect3{Pass 1: each line's largest entry and sum}
+    // @sect3{Pass 1: each line's size}
     //
-    // Per line: the largest |x| (as the bits of a non-negative double, whose order is
-    // the numbers' order, so that atomicMax on them takes the maximum), Σ|x|, and a flag
-    // for NaN or infinity anywhere.
-    __global__ void line_statistics(Lines lines, unsigned long long *largest, double *sum, int *not_finite)
+    // Per line: the exponent e with 2^(e−1) ≤ max |x| < 2^e (frexp's; 0 for a zero
+    // line), its spread s = Σ|x| / 2^e (between 0 and k), and a flag for NaN or infinity
+    // anywhere. A block takes 32 whole lines, so that each line's figures are one
+    // block's and need no atomics: its warps walk the lines as they are stored (along a
+    // line where a line is a stored row, across 32 neighbouring lines where it is a
+    // stored column), and then reduce through shared memory, one warp per line.
+    struct Sizes
     {
-      __shared__ double t[tile][tile + 1];
-      const int line0 = blockIdx.x * tile, p0 = blockIdx.y * tile;
-      const double value = fabs(load_tile_entry(lines, t, line0, p0));
-      if (!isfinite(value))
-        atomicOr(not_finite, 1);
-      double big = isfinite(value) ? value : 0, total = big;
+      int *exponent;
+      double *spread;
+    };
+
+    // What the host reads back after the bound: a flag for NaN or infinity, the largest
+    // spread of each operand and the largest ratio ρ (see the header), each kept as the
+    // bits of a non-negative number, whose integer order is the numbers' order, so
+    // that atomicMax on the bits takes the maximum.
+    struct Summary
+    {
+      int not_finite;
+      unsigned int ratio;               // a float's bits
+      unsigned long long spread[2];     // doubles' bits: A's, B's
+    };
+
+    constexpr int lines_per_block = 32;
+
+    __global__ void line_sizes(Lines lines, Sizes sizes, Summary *summary, int operand)
+    {
+      __shared__ double largest[lines_per_block][33], sum[lines_per_block][33];
+      const int x = threadIdx.x, y = threadIdx.y;
+      const int line_here = lines.line_is_row ? y : x, part = lines.line_is_row ? x : y;
+      const int line = blockIdx.x * lines_per_block + line_here;
+      double big = 0, total = 0;
+      bool finite = true;
+      if (line < lines.count)
+        for (int p = part; p < lines.length; p += 32)
+          {
+            const double v = fabs(lines.at(line, p));
+            if (v <= 1.7976931348623157e308) // false for NaN and infinity
+              {
+                big = fmax(big, v);
+                total += v;
+              }
+            else
+              finite = false;
+          }
+      if (!finite)
+        atomicOr(&summary->not_finite, 1);
+      largest[line_here][part] = big;
+      sum[line_here][part] = total;
+      __syncthreads();
+      big = largest[y][x];
+      total = sum[y][x];
       for (int offset = 16; offset > 0; offset /= 2)
         {
           big = fmax(big, __shfl_down_sync(0xffffffff, big, offset));
           total += __shfl_down_sync(0xffffffff, total, offset);
         }
-      const int line = line0 + threadIdx.y;
-      if (threadIdx.x == 0 && line < lines.count)
+      const int mine = blockIdx.x * lines_per_block + y;
+      if (x == 0 && mine < lines.count)
         {
-          atomicMax(&largest[line], static_cast<unsigned long long>(__double_as_longlong(big)));
-          atomicAdd(&sum[line], total);
+          int e = 0;
+          frexp(big, &e);
+          const double spread = ldexp(total, -e);
+          sizes.exponent[mine] = e;
+          sizes.spread[mine] = spread;
+          atomicMax(&summary->spread[operand], static_cast<unsigned long long>(__double_as_longlong(spread)));
         }
     }
 
-    // @sect3{Pass 2: the magnitudes, for the bound}
+    // @sect3{Passes 2 and 3: int8 copies, line by line}
     //
-    // floor(127 |x| / largest) in int8: a lower bound of |x| in units of largest / 127.
-    __global__ void magnitudes(Lines lines, const unsigned long long *largest, int padded, std::int8_t *out)
+    // Both the magnitudes of the bound and the residues are int8 copies of an operand
+    // with k contiguous per line (k padded to a multiple of 16 with zeros). A block
+    // takes a tile of 32 lines × 128 positions: it reads the tile as stored into shared
+    // memory (each warp 32 neighbouring doubles, whichever way the lines run), and then
+    // each warp takes a line of the tile at a time, each thread 4 neighbouring
+    // positions, which it writes as one 32-bit word: 128 contiguous bytes per warp.
+    constexpr int tile_positions = 128;
+
+    struct Tile
     {
-      __shared__ double t[tile][tile + 1];
-      const int line0 = blockIdx.x * tile, p0 = blockIdx.y * tile;
-      const double value = fabs(load_tile_entry(lines, t, line0, p0));
-      const int line = line0 + threadIdx.y, p = p0 + threadIdx.x;
-      if (line < lines.count && p < padded)
+      double x[lines_per_block][tile_positions + 1]; // + 1: the column-wise writes miss no bank
+    };
+
+    __device__ void load_tile(const Lines &lines, Tile &t, int line0, int p0)
+    {
+      for (int i = threadIdx.x; i < lines_per_block * tile_positions; i += blockDim.x)
         {
-          const double top = as_double(largest[line]);
-          out[static_cast<long>(line) * padded + p] = top > 0 ? static_cast<std::int8_t>(floor(127 * (value / top))) : 0;
+          const int l = lines.line_is_row ? i / tile_positions : i % lines_per_block;
+          const int p = lines.line_is_row ? i % tile_positions : i / lines_per_block;
+          const int line = line0 + l, position = p0 + p;
+          t.x[l][p] = line < lines.count && position < lines.length ? lines.at(line, position) : 0.0;
         }
+      __syncthreads();
     }
 
-    // The largest ρ_ij (see the header) of the bound L = magnitudes(A) · magnitudes(B),
-    // as bits for atomicMax; infinity where L_ij = 0 though neither line is zero. Each
-    // warp takes the maximum of many entries before its one atomic: with a warp per
-    // 256 entries, the atomics on the one address took longer than the rest.
-    __global__ void largest_ratio(const std::int32_t *bound, int ld, int m, int n, const unsigned long long *largest_a,
-                                  const double *sum_a, const unsigned long long *largest_b, const double *sum_b,
-                                  unsigned long long *result)
+    // Four int8 values packed into the word that holds them in memory order.
+    __device__ std::uint32_t packed(const int (&v)[4])
     {
-      double worst = 0;
-      for (int i = blockIdx.y; i < m; i += gridDim.y)
-        for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < n; j += gridDim.x * blockDim.x)
+      return (v[0] & 0xff) | (v[1] & 0xff) << 8 | (v[2] & 0xff) << 16 | static_cast<std::uint32_t>(v[3] & 0xff) << 24;
+    }
+
+    // Calls write(line, first position, the tile's four values there) for every group
+    // of four positions of the tile below @p padded.
+    template <typename Write>
+    __device__ void for_each_quad(const Lines &lines, const Tile &t, int line0, int p0, int padded, Write write)
+    {
+      const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
+      const int p = p0 + 4 * lane;
+      for (int l = warp; l < lines_per_block; l += warps)
+        if (line0 + l < lines.count && p < padded)
           {
-            const double alpha = as_double(largest_a[i]);
-            const double beta = as_double(largest_b[j]);
-            if (alpha == 0 || beta == 0)
-              continue; // a zero line: its entries of C are exact zeros
-            const double spread = fmax(sum_a[i] / alpha, sum_b[j] / beta);
-            const std::int32_t l = bound[static_cast<long>(i) * ld + j];
-            worst = fmax(worst, l > 0 ? 127.0 * 127.0 * spread / l : INFINITY);
+            const double v[4] = {t.x[l][4 * lane], t.x[l][4 * lane + 1], t.x[l][4 * lane + 2], t.x[l][4 * lane + 3]};
+            write(line0 + l, p, v);
           }
-      for (int offset = 16; offset > 0; offset /= 2)
-        worst = fmax(worst, __shfl_down_sync(0xffffffff, worst, offset));
-      if (threadIdx.x % 32 == 0)
-        atomicMax(result, static_cast<unsigned long long>(__double_as_longlong(worst)));
     }
 
-    // @sect3{Remainders in double}
-    //
-    // A remainder by a modulus known only at run time is expensive in integers: a GPU
-    // has no integer divider, and the compiler's division routine costs some 30
-    // instructions, 13 of them per entry. In double it costs a handful. @p v is an
-    // integer below 2^62 in magnitude, exactly representable (it has at most 53
-    // significant bits); q = ⌊v/m⌋ from a product with 1/m may be off by a few units,
-    // but v − q m is then a small integer, which fma computes exactly (the exact
-    // value is representable, so its one rounding changes nothing). A second round on
-    // that small remainder is exact all the way, and leaves r in [0, m).
-    __device__ int remainder_of(double v, double m, double inverse)
+    // The magnitudes: ⌊|x| 2^(7 − e)⌋, between 0 and 127 (|x| < 2^e), a lower bound of
+    // |x| in units of 2^(e − 7). Scaling by a power of two and rounding down are exact:
+    // the bound is a bound, not an estimate.
+    __global__ void magnitudes(Lines lines, const int *exponent, int padded, std::int8_t *out)
     {
-      double r = fma(-floor(v * inverse), m, v);
-      r = fma(-floor(r * inverse), m, r);
-      return static_cast<int>(r < 0 ? r + m : r >= m ? r - m : r);
+      __shared__ Tile t;
+      const int line0 = blockIdx.x * lines_per_block, p0 = blockIdx.y * tile_positions;
+      load_tile(lines, t, line0, p0);
+      for_each_quad(lines, t, line0, p0, padded, [&](int line, int p, const double (&v)[4]) {
+        const int e = exponent[line];
+        int q[4];
+        for (int c = 0; c < 4; ++c)
+          q[c] = as_int(floor(ldexp(fabs(v[c]), 7 - e)));
+        *reinterpret_cast<std::uint32_t *>(out + static_cast<long>(line) * padded + p) = packed(q);
+      });
     }
 
-    // The same for |v| < 2^31, an int32 product: the quotient is then off by one at
-    // most, and one round leaves r in (−m, 2m).
-    __device__ int remainder_of_small(double v, double m, double inverse)
-    {
-      const double r = fma(-floor(v * inverse), m, v);
-      return static_cast<int>(r < 0 ? r + m : r >= m ? r - m : r);
-    }
-
-    // The moduli as the kernels use them.
+    // The moduli as the residues and the reconstruction use them.
     struct ModuliOnDevice
     {
       int count;
       double m[max_moduli], inverse[max_moduli];
     };
 
-    // @sect3{Pass 3: the residues}
-    //
-    // x' = round(x 2^s) with s = K − e, 2^(e−1) ≤ largest < 2^e, so |x'| ≤ 2^K (and K
-    // is below 55: 14 moduli, 111 bits, hold no more than 2K + log2 k + 1); then x' mod
-    // m_t for every modulus, as int8 (−128 to 127: any value congruent to the remainder
-    // will do).
-    __global__ void residues(Lines lines, const unsigned long long *largest, int bits, ModuliOnDevice moduli,
-                             int padded, long stride, std::int8_t *out)
+    // The residues: x' = round(x 2^(K − e)), |x'| ≤ 2^K (K ≤ 54, see the header), then
+    // for each modulus the remainder r = x' − m·q with q the integer nearest to x'/m.
+    // q comes from x'·fl(1/m), which is off by at most 2^54 u / m < 0.01 from x'/m, so
+    // r lies within ±(m/2 + 0.01 m) (exactly: the fma computes the exact value, an
+    // integer, which is representable); one correction by m brings it into the int8
+    // range −128..127. Any value congruent to x' mod m will do.
+    __global__ void residues(Lines lines, const int *exponent, int bits, ModuliOnDevice moduli, int padded,
+                             long stride, std::int8_t *out)
     {
-      __shared__ double t[tile][tile + 1];
-      const int line0 = blockIdx.x * tile, p0 = blockIdx.y * tile;
-      const double value = load_tile_entry(lines, t, line0, p0);
-      const int line = line0 + threadIdx.y, p = p0 + threadIdx.x;
-      if (line >= lines.count || p >= padded)
-        return;
-      const double top = as_double(largest[line]);
-      int exponent = 0;
-      frexp(top, &exponent);
-      const double fixed = top > 0 ? rint(ldexp(value, bits - exponent)) : 0;
-      for (int t = 0; t < moduli.count; ++t)
-        {
-          const int r = remainder_of(fixed, moduli.m[t], moduli.inverse[t]);
-          out[t * stride + static_cast<long>(line) * padded + p] =
-            static_cast<std::int8_t>(r >= 128 ? r - static_cast<int>(moduli.m[t]) : r);
-        }
+      __shared__ Tile t;
+      const int line0 = blockIdx.x * lines_per_block, p0 = blockIdx.y * tile_positions;
+      load_tile(lines, t, line0, p0);
+      for_each_quad(lines, t, line0, p0, padded, [&](int line, int p, const double (&v)[4]) {
+        const int shift = bits - exponent[line];
+        double fixed[4];
+        for (int c = 0; c < 4; ++c)
+          fixed[c] = rint(ldexp(v[c], shift));
+        std::int8_t *to = out + static_cast<long>(line) * padded + p;
+        for (int s = 0; s < moduli.count; ++s)
+          {
+            const int m = static_cast<int>(moduli.m[s]);
+            int r[4];
+            for (int c = 0; c < 4; ++c)
+              {
+                const double q = nearest_integer_of_product(fixed[c], moduli.inverse[s]);
+                r[c] = as_int(fma(-q, moduli.m[s], fixed[c]));
+                r[c] = r[c] > 127 ? r[c] - m : r[c] < -128 ? r[c] + m : r[c];
+              }
+            *reinterpret_cast<std::uint32_t *>(to + s * stride) = packed(r);
+          }
+      });
+    }
+
+    // @sect3{The bound's largest ratio}
+    //
+    // ρ = max over the entries of 2^14 (s_i + t_j) / L_ij, with s_i, t_j the spreads of
+    // row i of A and column j of B and L = magnitudes(A) · magnitudes(B) (see the
+    // header); infinity where L_ij = 0 though neither line is zero. In float: its
+    // relative error of a few 2^-24 is covered by the margin the host adds. Each warp
+    // takes the maximum of many entries before its one atomic.
+    __global__ void largest_ratio(const std::int32_t *bound, int ld, int m, int n, Sizes a, Sizes b,
+                                  Summary *summary)
+    {
+      float worst = 0;
+      for (int i = blockIdx.y; i < m; i += gridDim.y)
+        for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < n; j += gridDim.x * blockDim.x)
+          {
+            const double s = a.spread[i], t = b.spread[j];
+            if (s == 0 || t == 0)
+              continue; // a zero line: its entries of C are exact zeros
+            const std::int32_t l = bound[static_cast<long>(i) * ld + j];
+            worst = fmaxf(worst, l > 0 ? static_cast<float>(s + t) * __frcp_rn(static_cast<float>(l)) : INFINITY);
+          }
+      for (int offset = 16; offset > 0; offset /= 2)
+        worst = fmaxf(worst, __shfl_down_sync(0xffffffff, worst, offset));
+      if (threadIdx.x % 32 == 0)
+        atomicMax(&summary->ratio, __float_as_uint(worst));
     }
 
     // @sect3{Pass 4: the reconstruction}
     //
-    // Entry (i, j) from its N products: x = Σ c_t w_t mod M (c_t the product reduced
-    // mod m_t), then x − M if x > M/2, times 2^-(s_i + t_j), times α, plus β C.
+    // Entry (i, j) from its N integer products P_t: the Chinese remainder theorem gives
+    // x = Σ c_t w_t mod M with c_t ≡ P_t (mod m_t), and the entry is the representative
+    // of x between −M/2 and M/2, times 2^-(s_i + t_j).
     //
-    // The arithmetic is 128-bit, but every product in it has one small factor: c_t is
-    // below 256, and the quotient q = ⌊Σ/M⌋ below N·256 < 2^12 (each term is below
-    // 256 M). A 64-bit number times a 128-bit one is two 64-bit multiplications (the low
-    // and the high half of the first word's product, and the second word's), where a
-    // general 128-bit product is a routine of its own. q itself comes from the quotient
-    // in double: its relative error of 2^-52 on a number below 2^12 moves it by less
-    // than one, so at most one correction follows.
+    // All of it is done exactly in double precision. c_t = P_t − m_t·round(P_t / m_t)
+    // lies in [−m_t/2, m_t/2], so |c_t| ≤ 128. Each weight w_t < M < 2^111 is held in
+    // three pieces of 37 bits (Pieces above): c_t times a piece is below 2^44, and the
+    // three sums S_0, S_1, S_2 of at most 14 such products stay below 2^48, exact. Their
+    // value S = S_0 2^74 + S_1 2^37 + S_2 satisfies |S| < 14 · 128 M < 2^11 M, so the
+    // integer q nearest to S/M, from S and 1/M in double (off by less than 2^-40 from
+    // S/M), is below 2^11 and makes q M_k, piece by piece, exact again. x = S − q M is
+    // then D_0 2^74 + D_1 2^37 + D_2 with D_k = S_k − q M_k exact, and lies within
+    // (−M/2, M/2) up to 2^-39 M, where the only representative of the true entry is
+    // (the number of moduli leaves a margin for that). Last, x as one double: D_0 2^37
+    // + D_1 summed exactly (Knuth's two-sum), then the 2^37 times that plus D_2 in two
+    // roundings, of which the first is exact unless |x| > 2^89, so that the whole
+    // conversion errs by at most u (1 + 2^-40) |x|.
     struct Reconstruction
     {
       ModuliOnDevice moduli;
-      u128 weight[max_moduli];
-      u128 product;
-      double inverse_product; // 1/M
+      double weight[3][max_moduli]; // w_t = weight[0][t] 2^74 + weight[1][t] 2^37 + weight[2][t]
+      double product[3];            // M in the same pieces
+      double inverse_product;       // 1/M
     };
 
-    __device__ u128 times_small(unsigned long long small, u128 x)
+    __device__ void two_sum(double a, double b, double &sum, double &error)
     {
-      const unsigned long long low = static_cast<unsigned long long>(x), high = static_cast<unsigned long long>(x >> 64);
-      return (u128(__umul64hi(small, low) + small * high) << 64) + small * low;
-    }
-
-    __device__ double to_double(u128 x)
-    {
-      return ldexp(double(static_cast<unsigned long long>(x >> 64)), 64) + double(static_cast<unsigned long long>(x));
+      sum = a + b;
+      const double b_part = sum - a;
+      error = (a - (sum - b_part)) + (b - b_part);
     }
 
     __global__ void reconstruct(const std::int32_t *products, long stride, int ld_products, Reconstruction r,
-                                const unsigned long long *largest_a, const unsigned long long *largest_b, int bits,
-                                double alpha, double beta, double *c, int ldc, int m, int n, bool lower_only)
+                                const int *exponent_a, const int *exponent_b, int bits, double alpha, double beta,
+                                double *c, int ldc, int m, int n, bool lower_only)
     {
+      constexpr double two_37 = 137438953472.0, two_74 = two_37 * two_37;
       // A row of C per block row of the grid, its columns across the threads (no
       // division to find (i, j): a 64-bit one costs as much as the rest of an entry).
       for (int i = blockIdx.y; i < m; i += gridDim.y)
         {
-          int ea = 0;
-          frexp(as_double(largest_a[i]), &ea);
+          const int shift_i = exponent_a[i] - bits;
           for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < (lower_only ? min(n, i + 1) : n);
                j += gridDim.x * blockDim.x)
             {
-              u128 sum = 0;
+              double s[3] = {0, 0, 0};
               for (int t = 0; t < r.moduli.count; ++t)
                 {
-                  const double product = products[t * stride + static_cast<long>(i) * ld_products + j];
-                  sum += times_small(remainder_of_small(product, r.moduli.m[t], r.moduli.inverse[t]), r.weight[t]);
+                  const double p = as_double(products[t * stride + static_cast<long>(i) * ld_products + j]);
+                  const double residue = fma(-nearest_integer_of_product(p, r.moduli.inverse[t]), r.moduli.m[t], p);
+                  for (int k = 0; k < 3; ++k)
+                    s[k] = fma(residue, r.weight[k][t], s[k]);
                 }
-              const auto quotient = static_cast<unsigned long long>(to_double(sum) * r.inverse_product);
-              i128 x = i128(sum) - i128(times_small(quotient, r.product));
-              if (x < 0)
-                x += i128(r.product);
-              else if (x >= i128(r.product))
-                x -= i128(r.product);
-              if (x > i128(r.product >> 1))
-                x -= i128(r.product);
-              const double magnitude = to_double(u128(x < 0 ? -x : x));
-              int eb = 0;
-              frexp(as_double(largest_b[j]), &eb);
-              const double value = ldexp(x < 0 ? -magnitude : magnitude, (ea - bits) + (eb - bits));
+              const double q = rint(fma(s[0], two_74, fma(s[1], two_37, s[2])) * r.inverse_product);
+              double d[3];
+              for (int k = 0; k < 3; ++k)
+                d[k] = fma(-q, r.product[k], s[k]);
+              double high, low;
+              two_sum(d[0] * two_37, d[1], high, low);
+              const double x = fma(high, two_37, fma(low, two_37, d[2]));
+              const double value = ldexp(x, shift_i + exponent_b[j] - bits);
               double &out = c[static_cast<long>(i) * ldc + j];
               out = beta == 0 ? alpha * value : alpha * value + beta * out;
             }
@@ -337,10 +422,9 @@ namespace step4
     {
       lab::DeviceBuffer<std::int8_t> a{0}, b{0};
       lab::DeviceBuffer<std::int32_t> products{0};
-      lab::DeviceBuffer<unsigned long long> largest{0};
-      lab::DeviceBuffer<double> sums{0};
-      lab::DeviceBuffer<int> flags{0};
-      lab::DeviceBuffer<unsigned long long> ratio{0};
+      lab::DeviceBuffer<int> exponents{0};
+      lab::DeviceBuffer<double> spreads{0};
+      lab::DeviceBuffer<Summary> summary{0};
 
       template <typename T>
       static void at_least(lab::DeviceBuffer<T> &buffer, std::size_t count)
@@ -374,7 +458,8 @@ namespace step4
 
     dim3 tiles_of(const Lines &lines, int padded)
     {
-      return dim3((lines.count + tile - 1) / tile, (padded + tile - 1) / tile);
+      return dim3((lines.count + lines_per_block - 1) / lines_per_block,
+                  (padded + tile_positions - 1) / tile_positions);
     }
 
     // C (m × n in int32, by rows, leading dimension ld) = op(A) op(B) for int8 copies
@@ -383,21 +468,68 @@ namespace step4
     // transposed (T) and the rows of op(A) the k × m matrix op(A)ᵀ as it is (N): the
     // "TN" form, the one its integer tensor-core kernels take (measured on an H200 at
     // n = 8192: 1543 TOPS, against 127 for the same product in the NN form).
+    //
+    // It is called in bands of at most 4096 rows of C: measured on an H200 at
+    // n = 16384, the whole product takes 6.32 ms and four bands of 4096 rows 5.29 ms
+    // (1392 against 1664 TOPS); at n = 8192 two bands take what one call does.
     // The handle is the one of integer_products(), bound to the product's stream once
     // for all of its integer products.
+    constexpr int band_rows = 4096;
+
     void integer_product(cublasHandle_t handle, const std::int8_t *rows_of_a, const std::int8_t *columns_of_b, int m,
                          int n, int padded, std::int32_t *c, int ld)
     {
       const std::int32_t one = 1, zero = 0;
-      LAB_CHECK(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, n, m, padded, &one, columns_of_b, CUDA_R_8I, padded,
-                             rows_of_a, CUDA_R_8I, padded, &zero, c, CUDA_R_32I, ld, CUBLAS_COMPUTE_32I,
-                             CUBLAS_GEMM_DEFAULT));
+      for (int row = 0; row < m; row += band_rows)
+        LAB_CHECK(cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, n, std::min(band_rows, m - row), padded, &one,
+                               columns_of_b, CUDA_R_8I, padded, rows_of_a + static_cast<long>(row) * padded,
+                               CUDA_R_8I, padded, &zero, c + static_cast<long>(row) * ld, CUDA_R_32I, ld,
+                               CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT));
     }
 
     void fall_back(const GemmArgs<double> &g, cudaStream_t stream, const std::string &why)
     {
       report() = {0, 0, why};
       gemm(g, stream);
+    }
+
+    // @sect3{The bits K and the number of moduli}
+    //
+    // See the header for the bound. The rounding to K bits may cost (k + 2 − r) u of
+    // the product's |A||B|, where r ≤ 3 counts the roundings after it (the conversion of
+    // x to a double, the product with α unless α = 1, the sum with β C unless β = 0), so
+    // that the whole stays within DGEMM's own γ_(k+2) (the margins of 2^-20 cover the
+    // 2^-40 of the conversion and the float ratio). K is then the fewest bits with
+    // 2^-(K+1) ρ (1 + k 2^-K) ≤ budget, and N the fewest moduli with
+    // M > 2 · 2^2K (min(max s_i, max t_j) + k 2^-(K+1)), the bound on |A'B'|, with a
+    // margin of 2^-20 for the reconstruction's rounding of q.
+    struct Choice
+    {
+      int bits = 0, moduli = 0;
+      std::string impossible; // why the scheme cannot meet the bound, where it cannot
+    };
+
+    Choice choose(double ratio, double spread, int k, double alpha, double beta)
+    {
+      const double u = std::ldexp(1.0, -53), margin = 1 + std::ldexp(1.0, -20);
+      const int roundings = 1 + (alpha != 1) + (beta != 0);
+      const double budget = (k + 2 - roundings) * u / margin;
+      if (!(budget > 0))
+        return {0, 0, "k = 1 with alpha != 1 and beta != 0 leaves no room for any rounding"};
+      if (!std::isfinite(ratio))
+        return {0, 0, "a product of two nonzero lines is bounded by 0: the data need unbounded bits"};
+      // k 2^-K ≤ 2^-10: K exceeds 35, as 2^-(K+1) ρ ≤ budget < 2^17 u forces with ρ ≥ 1.
+      const double relative = std::max(ratio, 1.0) * margin * (1 + std::ldexp(1.0, -10)) / (2 * budget);
+      const int bits = static_cast<int>(std::ceil(std::log2(relative)));
+      const double needed =
+        1 + 2.0 * bits + std::log2(spread * margin + k * std::ldexp(1.0, -bits - 1)) + std::log2(margin);
+      const Moduli &table = moduli();
+      for (int count = 1; count <= max_moduli; ++count)
+        if (table.bits[count] > needed)
+          return {bits, count, ""};
+      return {bits, 0,
+              "the data need " + std::to_string(bits) + " bits, more than " + std::to_string(max_moduli) +
+                " moduli can hold"};
     }
   } // namespace
 
@@ -414,59 +546,47 @@ namespace step4
     const int padded = (k + 15) / 16 * 16, ld = (n + 3) / 4 * 4;
     const Lines a = rows_of_a(g), b = columns_of_b(g);
     Scratch &s = scratch();
-    Scratch::at_least(s.largest, std::size_t(m) + n);
-    Scratch::at_least(s.sums, std::size_t(m) + n);
-    Scratch::at_least(s.flags, 1);
-    Scratch::at_least(s.ratio, 1);
-    unsigned long long *largest_a = s.largest.data(), *largest_b = largest_a + m;
-    double *sum_a = s.sums.data(), *sum_b = sum_a + m;
-    LAB_CHECK(cudaMemsetAsync(s.largest.data(), 0, (std::size_t(m) + n) * sizeof(unsigned long long), stream));
-    LAB_CHECK(cudaMemsetAsync(s.sums.data(), 0, (std::size_t(m) + n) * sizeof(double), stream));
-    LAB_CHECK(cudaMemsetAsync(s.flags.data(), 0, sizeof(int), stream));
-    LAB_CHECK(cudaMemsetAsync(s.ratio.data(), 0, sizeof(unsigned long long), stream));
-    const dim3 threads(tile, tile);
-    line_statistics<<<tiles_of(a, k), threads, 0, stream>>>(a, largest_a, sum_a, s.flags.data());
+    Scratch::at_least(s.exponents, std::size_t(m) + n);
+    Scratch::at_least(s.spreads, std::size_t(m) + n);
+    Scratch::at_least(s.summary, 1);
+    const Sizes sizes_a{s.exponents.data(), s.spreads.data()}, sizes_b{s.exponents.data() + m, s.spreads.data() + m};
+    Summary *summary = s.summary.data();
+    LAB_CHECK(cudaMemsetAsync(summary, 0, sizeof(Summary), stream));
+    const dim3 warps_per_line(32, lines_per_block);
+    line_sizes<<<(m + lines_per_block - 1) / lines_per_block, warps_per_line, 0, stream>>>(a, sizes_a, summary, 0);
     LAB_CHECK_LAUNCH();
-    line_statistics<<<tiles_of(b, k), threads, 0, stream>>>(b, largest_b, sum_b, s.flags.data());
+    line_sizes<<<(n + lines_per_block - 1) / lines_per_block, warps_per_line, 0, stream>>>(b, sizes_b, summary, 1);
     LAB_CHECK_LAUNCH();
 
     // The bound: one integer product of the magnitudes.
     Scratch::at_least(s.a, std::size_t(m) * padded);
     Scratch::at_least(s.b, std::size_t(n) * padded);
     Scratch::at_least(s.products, std::size_t(m) * ld);
-    magnitudes<<<tiles_of(a, padded), threads, 0, stream>>>(a, largest_a, padded, s.a.data());
+    constexpr int tile_threads = 256;
+    magnitudes<<<tiles_of(a, padded), tile_threads, 0, stream>>>(a, sizes_a.exponent, padded, s.a.data());
     LAB_CHECK_LAUNCH();
-    magnitudes<<<tiles_of(b, padded), threads, 0, stream>>>(b, largest_b, padded, s.b.data());
+    magnitudes<<<tiles_of(b, padded), tile_threads, 0, stream>>>(b, sizes_b.exponent, padded, s.b.data());
     LAB_CHECK_LAUNCH();
     lab::Cublas &cublas = integer_products();
     cublas.bind(stream);
     integer_product(cublas.get(), s.a.data(), s.b.data(), m, n, padded, s.products.data(), ld);
-    largest_ratio<<<dim3((n + 255) / 256, std::min(m, 64)), 256, 0, stream>>>(
-      s.products.data(), ld, m, n, largest_a, sum_a, largest_b, sum_b, s.ratio.data());
+    largest_ratio<<<dim3((n + 255) / 256, std::min(m, 64)), 256, 0, stream>>>(s.products.data(), ld, m, n, sizes_a,
+                                                                             sizes_b, summary);
     LAB_CHECK_LAUNCH();
-    int not_finite = 0;
-    unsigned long long ratio_bits = 0;
-    LAB_CHECK(cudaMemcpyAsync(&not_finite, s.flags.data(), sizeof(int), cudaMemcpyDeviceToHost, stream));
-    LAB_CHECK(cudaMemcpyAsync(&ratio_bits, s.ratio.data(), sizeof ratio_bits, cudaMemcpyDeviceToHost, stream));
+    Summary seen{};
+    LAB_CHECK(cudaMemcpyAsync(&seen, summary, sizeof seen, cudaMemcpyDeviceToHost, stream));
     LAB_CHECK(cudaStreamSynchronize(stream));
-    if (not_finite)
+    if (seen.not_finite)
       return fall_back(g, stream, "NaN or infinity in the inputs");
 
-    // The bits and the moduli (see the header).
-    double ratio = 0;
-    std::memcpy(&ratio, &ratio_bits, sizeof ratio);
-    const double unit_roundoff = std::ldexp(1.0, -53);
-    const int bits =
-      static_cast<int>(std::ceil(std::log2(std::max(ratio, 1.0)) + std::log2(2 / ((k + 1) * unit_roundoff))));
-    const double needed = 2.0 * bits + std::log2(double(k)) + 1;
-    const Moduli &table = moduli();
-    int count = 1;
-    while (count <= max_moduli && table.bits[count] <= needed)
-      ++count;
-    if (!std::isfinite(ratio) || count > max_moduli)
-      return fall_back(g, stream,
-                       "the data need " + (std::isfinite(ratio) ? std::to_string(bits) + " bits" : "unbounded bits") +
-                         ", more than " + std::to_string(max_moduli) + " moduli can hold");
+    float ratio = 0;
+    std::memcpy(&ratio, &seen.ratio, sizeof ratio);
+    double spread[2] = {0, 0};
+    std::memcpy(spread, seen.spread, sizeof spread);
+    const Choice choice = choose(std::ldexp(double(ratio), 14), std::min(spread[0], spread[1]), k, g.alpha, g.beta);
+    if (choice.moduli == 0)
+      return fall_back(g, stream, choice.impossible);
+    const int count = choice.moduli, bits = choice.bits;
 
     // The residues and their products.
     const std::size_t stride_a = std::size_t(m) * padded, stride_b = std::size_t(n) * padded,
@@ -474,6 +594,7 @@ namespace step4
     Scratch::at_least(s.a, stride_a * count);
     Scratch::at_least(s.b, stride_b * count);
     Scratch::at_least(s.products, stride_c * count);
+    const Moduli &table = moduli();
     const auto on_device = [&](int used) {
       ModuliOnDevice d{used, {}, {}};
       for (int t = 0; t < used; ++t)
@@ -483,22 +604,28 @@ namespace step4
         }
       return d;
     };
-    residues<<<tiles_of(a, padded), threads, 0, stream>>>(a, largest_a, bits, on_device(count), padded,
-                                                           long(stride_a), s.a.data());
+    residues<<<tiles_of(a, padded), tile_threads, 0, stream>>>(a, sizes_a.exponent, bits, on_device(count), padded,
+                                                                long(stride_a), s.a.data());
     LAB_CHECK_LAUNCH();
-    residues<<<tiles_of(b, padded), threads, 0, stream>>>(b, largest_b, bits, on_device(count), padded,
-                                                           long(stride_b), s.b.data());
+    residues<<<tiles_of(b, padded), tile_threads, 0, stream>>>(b, sizes_b.exponent, bits, on_device(count), padded,
+                                                                long(stride_b), s.b.data());
     LAB_CHECK_LAUNCH();
     for (int t = 0; t < count; ++t)
       integer_product(cublas.get(), s.a.data() + t * stride_a, s.b.data() + t * stride_b, m, n, padded,
                       s.products.data() + t * stride_c, ld);
 
     const int used = count - moduli_left_out;
-    Reconstruction r{on_device(used), {}, table.product[count], 1.0 / static_cast<double>(table.product[count])};
+    Reconstruction r{on_device(used), {}, {}, 1.0 / static_cast<double>(table.product[count])};
+    const Pieces product = pieces_of(table.product[count]);
+    std::copy(product.begin(), product.end(), r.product);
     for (int t = 0; t < used; ++t)
-      r.weight[t] = table.weight[count][t];
-    reconstruct<<<entries_grid(m, n), 256, 0, stream>>>(s.products.data(), long(stride_c), ld, r, largest_a,
-                                                         largest_b, bits, g.alpha, g.beta, g.c, g.ldc, m, n,
+      {
+        const Pieces w = pieces_of(table.weight[count][t]);
+        for (int piece = 0; piece < 3; ++piece)
+          r.weight[piece][t] = w[piece];
+      }
+    reconstruct<<<entries_grid(m, n), 256, 0, stream>>>(s.products.data(), long(stride_c), ld, r, sizes_a.exponent,
+                                                         sizes_b.exponent, bits, g.alpha, g.beta, g.c, g.ldc, m, n,
                                                          g.output == lab::Output::lower_triangle);
     LAB_CHECK_LAUNCH();
     report() = {count, bits, ""};

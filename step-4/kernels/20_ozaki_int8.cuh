@@ -8,39 +8,44 @@
 // summed in 32 bits loses nothing while the sum fits. Ozaki, Uchino and Imamura's scheme
 // II turns double products into a handful of such exact integer products:
 //
-// 1. <b>Fixed point.</b> Each row i of op(A) is scaled by a power of two 2^s_i so
-//    that its largest entry lies just below 2^K, and rounded to integers:
-//    A' = round(D_A A), |a'_ip| ≤ 2^K; each column j of op(B) likewise, B' = round(B D_B).
-//    The rounding is the scheme's only error: at most half a unit, 2^-K of the row's
-//    largest entry. A' B' is an exact integer matrix, |(A'B')_ij| ≤ k 2^2K.
+// 1. <b>Fixed point.</b> Each row i of op(A) is scaled by the power of two 2^(K − e_i),
+//    where 2^(e_i − 1) ≤ max_p |a_ip| < 2^e_i, and rounded to integers:
+//    a'_ip = round(a_ip 2^(K − e_i)), |a'_ip| ≤ 2^K; each column j of op(B) likewise.
+//    The rounding is the scheme's only error: at most half a unit, 2^(e_i − K − 1).
+//    A' B' is an exact integer matrix.
 // 2. <b>Residues.</b> For pairwise coprime moduli m_1, ..., m_N ≤ 256, the residues
 //    A' mod m_t and B' mod m_t fit in int8 (as −128..127: any representative will do).
 //    Their product on the INT8 tensor cores, in int32, is exact (each term is at most
 //    2^14, so k < 2^17 terms cannot overflow), and reduced mod m_t it is (A'B') mod m_t.
 // 3. <b>The Chinese remainder theorem</b> rebuilds each entry of A'B' from its N
-//    residues, exactly, provided the product of the moduli M = m_1 ⋯ m_N exceeds
-//    2 k 2^2K (the entries are signed): x = Σ_t c_t w_t mod M with weights
-//    w_t = (M/m_t) ((M/m_t)⁻¹ mod m_t), in 128-bit integers, and the entry is x or
-//    x − M. Multiplied by 2^-(s_i + t_j) (exact) and converted to double (one rounding)
-//    it is the product.
+//    residues, exactly, provided the product of the moduli M = m_1 ⋯ m_N exceeds twice
+//    the largest |(A'B')_ij| (the entries are signed): x = Σ_t c_t w_t mod M with
+//    weights w_t = (M/m_t) ((M/m_t)⁻¹ mod m_t), and the entry is the representative of
+//    x between −M/2 and M/2. Multiplied by 2^(e_i + e_j − 2K) (exact) and converted to
+//    double (one rounding) it is the product.
 //
-// <b>How many moduli.</b> The check is DGEMM's: every entry within (k + 2) ε of
-// (|A||B|)_ij. The rounding of step 1 moves entry (i, j) by at most
-// 2^-K α_i Σ_p |b_pj| (α_i the largest |a_ip|), and B's by 2^-K β_j Σ_p |a_ip|. How
-// large that is against (|A||B|)_ij depends on the data: for entries of one size it is
-// about 2^-K, for a row whose entries span 10^-12 to 10^12 it can be 2^80 times more.
-// So the kernel measures it. Rounded down to 7 bits of their row's (column's) largest
-// entry, |A| and |B| fit in int8 too, and one more integer product gives a lower bound
-// of every (|A||B|)_ij; with the rows' and columns' sums it bounds the ratio
-// ρ = max(α_i Σ_p|b_pj|, β_j Σ_p|a_ip|) / (|A||B|)_ij over all entries. Then
-// K = log2 ρ + log2(2 / ((k + 1) u)) bits keep every entry within the check, and N is
-// the fewest moduli with log2 M > 2K + log2 k + 1. On random matrices that is 13 or 14
-// moduli at k = 4096: 14 or 15 integer products (with the bound's) where DGEMM would
-// take the time of about 20.
+// <b>How many bits, how many moduli.</b> The check is DGEMM's: every entry within
+// (k + 2) ε of (|A||B|)_ij, which leaves the kernel DGEMM's own bound, (k + 2) u. Write
+// s_i = Σ_p |a_ip| / 2^e_i and t_j = Σ_p |b_pj| / 2^e_j for the lines' spreads (between
+// 1/2 and k). The rounding of step 1 moves entry (i, j) by at most
+// 2^(e_i + e_j − K − 1) (s_i + t_j + k 2^(−K−1)). How large that is against
+// (|A||B|)_ij depends on the data: for entries of one size it is about 2^-K, for a row
+// whose entries span 10^-12 to 10^12 it can be 2^80 times more. So the kernel measures
+// it. ⌊|a_ip| 2^(7 − e_i)⌋ is an integer from 0 to 127, a lower bound of |a_ip| in units
+// of 2^(e_i − 7), and so fits in int8; one more integer product of these magnitudes,
+// L, bounds every (|A||B|)_ij from below by 2^(e_i + e_j − 14) L_ij. With
+// ρ = max_ij 2^14 (s_i + t_j) / L_ij the error of every entry is at most
+// 2^(−K−1) ρ (1 + k 2^−K) times its (|A||B|)_ij, and K is the fewest bits that keep
+// this within (k + 2 − r) u, r being the roundings that follow (the conversion, α,
+// β C). The products are bounded too: |(A'B')_ij| ≤ 2^K Σ_p |b'_pj|
+// ≤ 2^2K (t_j + k 2^(−K−1)), and as much with s_i, so N is the fewest moduli with
+// M > 2^(2K+1) (min(max s_i, max t_j) + k 2^(−K−1)). On random matrices that is 13
+// moduli for k from 1000 to 16384: 14 integer products with the bound's, where DGEMM
+// would take the time of about 25.
 //
 // <b>When the scheme does not pay or cannot work</b> the kernel computes the product
 // with the course's own double kernel (step4::gemm in double) instead, and says so
-// (last_ozaki_report): when the data need more moduli than 128-bit integers can
+// (last_ozaki_report): when the data need more moduli than the reconstruction can
 // rebuild (14 here), as a row spanning many orders of magnitude does; when an input
 // holds NaN or infinity (which integers cannot carry; the double kernel propagates
 // them); when k ≥ 2^17 (the int32 sums could overflow).

@@ -29,6 +29,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace
@@ -618,6 +619,35 @@ TEST_CASE("kernel 20 uses its moduli on random matrices, and one modulus left ou
         step4::ozaki_product(g, stream, 1);
       };
       CHECK_FALSE(step4::gemm_error(p, run_on_gpu(p, one_left_out)) <= tolerance);
+    }
+}
+
+// Each row of A and each column of B scaled by its own power of ten, 10^-150 to
+// 10^150: the scheme scales line by line, so it must still do the work itself (and
+// both operands are read transposed and as stored, the two ways its passes walk them).
+TEST_CASE("kernel 20 on lines of sizes from 1e-150 to 1e150: by the scheme, within DGEMM's bound", "[gpu]")
+{
+  for (const auto [op_a, op_b] :
+       {std::pair{lab::Op::none, lab::Op::none}, std::pair{lab::Op::transpose, lab::Op::transpose}})
+    {
+      GemmProblem<double> p = step4::random_problem<double>({301, 257, 1000, op_a, op_b}, -0.75, 0.5, 98);
+      lab::Random random(6);
+      std::vector<double> row_scale(301), column_scale(257);
+      for (double &s : row_scale)
+        s = std::pow(10.0, std::round(random.uniform(-150, 150)));
+      for (double &s : column_scale)
+        s = std::pow(10.0, std::round(random.uniform(-150, 150)));
+      for (int i = 0; i < p.a.rows(); ++i)
+        for (int j = 0; j < p.a.cols(); ++j)
+          p.a(i, j) *= row_scale[op_a == lab::Op::none ? i : j];
+      for (int i = 0; i < p.b.rows(); ++i)
+        for (int j = 0; j < p.b.cols(); ++j)
+          p.b(i, j) *= column_scale[op_b == lab::Op::none ? j : i];
+      CHECK(step4::gemm_error(p, run_on_gpu(p, step4::launch_20_ozaki_int8)) <= step4::gemm_tolerance<double>(1000));
+      const step4::OzakiReport used = step4::last_ozaki_report();
+      INFO("moduli " << used.moduli << ", fell back: " << used.fell_back);
+      CHECK(used.fell_back.empty());
+      CHECK(used.moduli >= 8);
     }
 }
 

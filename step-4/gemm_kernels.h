@@ -84,4 +84,20 @@ namespace step4
     void operator()(const GemmArgs<float> &g, cudaStream_t stream = nullptr) const;
   };
   inline constexpr CourseGemmTf32 gemm_tf32{};
+
+  // step4::gemm_ozaki is the fastest double product at DGEMM's accuracy where the
+  // INT8 tensor cores pay: kernel 20 (the Ozaki scheme II) for a whole C with m, n and
+  // k all at least 4096 and more work than 4096³ (at 4096³ it only breaks even on an
+  // H200, at 8192³ it runs at 1.38 times DGEMM's speed), step4::gemm for everything
+  // else: thin products, lower triangles (kernel 20 multiplies the whole square), and
+  // GPUs other than Hopper's (where step4::gemm has no kernel 19, kernel 20 has not been
+  // measured). Kernel 20 reads a bound on the host before its integer products,
+  // so its products synchronise the host with their stream; inside a CUDA graph's
+  // capture it hands the product to the double kernel itself.
+  // `lab::Gemm<double> product = step4::gemm_ozaki;`.
+  struct CourseGemmOzaki
+  {
+    void operator()(const GemmArgs<double> &g, cudaStream_t stream = nullptr) const;
+  };
+  inline constexpr CourseGemmOzaki gemm_ozaki{};
 } // namespace step4

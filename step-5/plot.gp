@@ -45,6 +45,8 @@ label(c) = (c eq "dense_course_solve" ? "dense, step-4's kernels, two solves" : 
             c eq "cholmod" ? "sparse Cholesky, CHOLMOD (CPU, double)" : \
             c eq "dense_tf32_refined" ? "dense, TF32 products, refined in FP32" : \
             c eq "dense_cusolver_irs" ? "dense, cuBLAS SYRK + cuSOLVER IRS (TF32 LU, refined)" : \
+            c eq "dense_ozaki_solve" ? "dense, step-4's kernels with kernel 20 (Ozaki II), two solves" : \
+            c eq "dense_ozaki_inverse" ? "dense, step-4's kernels with kernel 20 (Ozaki II), inverse (thesis)" : \
             c eq "fft_mean" ? "FFT filter, the mean PSF" : \
             c eq "fft_piecewise" ? "piecewise FFT, 4 x 4 regions" : \
             c eq "band_mean_psf" ? "band, the mean PSF (invariant)" : \
@@ -254,10 +256,11 @@ stages = "build normal factor invert inverse apply solve"
 stage_label(s) = (s eq "build" ? "build H" : s eq "normal" ? "A = H^TH + {/Symbol l}I" : \
                   s eq "factor" ? "Cholesky" : s eq "invert" ? "X = L^{-1}" : \
                   s eq "inverse" ? "A^{-1} = X^TX" : s eq "apply" ? "f = A^{-1}b" : "two solves")
-pipelines = "course course cublas cublas cusolver tf32 cusolver_irs"
-routes = "solve inverse solve inverse solve solve solve"
+pipelines = "course course cublas cublas cusolver tf32 cusolver_irs ozaki ozaki"
+routes = "solve inverse solve inverse solve solve solve solve inverse"
 bar_label(b) = (b == 1 ? "step-4, solves" : b == 2 ? "step-4, inverse" : b == 3 ? "cuBLAS, solves" : \
-                b == 4 ? "cuBLAS, inverse" : b == 5 ? "cuSOLVER" : b == 6 ? "TF32, refined" : "cuSOLVER IRS")
+                b == 4 ? "cuBLAS, inverse" : b == 5 ? "cuSOLVER" : b == 6 ? "TF32, refined" : \
+                b == 7 ? "cuSOLVER IRS" : b == 8 ? "kernel 20, solves" : "kernel 20, inverse")
 # Stages of the solve route: build, normal, factor, solve; of the inverse route: build,
 # normal, factor, invert, inverse, apply.
 in_route(s, r) = (r eq "solve" ? (s eq "invert" || s eq "inverse" || s eq "apply" ? 0 : 1) : (s eq "solve" ? 0 : 1))

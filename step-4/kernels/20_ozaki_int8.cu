@@ -426,11 +426,41 @@ namespace step4
       lab::DeviceBuffer<double> spreads{0};
       lab::DeviceBuffer<Summary> summary{0};
 
+      // Grows the copies and the products to the given counts where they are smaller,
+      // unless the GPU's free memory (with what the buffers that grow give back first)
+      // cannot hold them, less 256 MiB for cuBLAS's and the caller's own needs: then
+      // returns false and changes nothing.
+      bool reserve(std::size_t a_count, std::size_t b_count, std::size_t products_count)
+      {
+        double given_back = 0, taken = 0;
+        const auto grow = [&](std::size_t had, std::size_t wanted, double bytes_each) {
+          if (wanted > had)
+            {
+              given_back += had * bytes_each;
+              taken += wanted * bytes_each;
+            }
+        };
+        grow(a.count(), a_count, 1);
+        grow(b.count(), b_count, 1);
+        grow(products.count(), products_count, 4);
+        std::size_t free_bytes = 0, total_bytes = 0;
+        LAB_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+        if (taken > double(free_bytes) + given_back - 256.0 * (1 << 20))
+          return false;
+        at_least(a, a_count);
+        at_least(b, b_count);
+        at_least(products, products_count);
+        return true;
+      }
+
       template <typename T>
       static void at_least(lab::DeviceBuffer<T> &buffer, std::size_t count)
       {
         if (buffer.count() < count)
-          buffer = lab::DeviceBuffer<T>(count);
+          {
+            buffer = lab::DeviceBuffer<T>(0); // the old memory back first: the peak is the new
+            buffer = lab::DeviceBuffer<T>(count);
+          }
       }
     };
 
@@ -487,10 +517,10 @@ namespace step4
                                CUBLAS_COMPUTE_32I, CUBLAS_GEMM_DEFAULT));
     }
 
-    void fall_back(const GemmArgs<double> &g, cudaStream_t stream, const std::string &why)
+    OzakiReport fall_back(const GemmArgs<double> &g, cudaStream_t stream, const std::string &why)
     {
-      report() = {0, 0, why};
       gemm(g, stream);
+      return {0, 0, why};
     }
 
     // @sect3{The bits K and the number of moduli}
@@ -531,107 +561,165 @@ namespace step4
               "the data need " + std::to_string(bits) + " bits, more than " + std::to_string(max_moduli) +
                 " moduli can hold"};
     }
+    // @sect3{Tiles of C, for memory}
+    //
+    // The scheme keeps up to 14 int8 copies of both operands and 14 int32 products: at
+    // m = n = 32768 and k = 65536 (step-5's HᵀH at 256 × 256 pixels) 112 GB, more than
+    // the GPU holds beside the operands. Each square tile of C is a product of its own
+    // (its rows of op(A), its columns of op(B), all of k), with its own bound, bits and
+    // moduli, so kernel 20 computes C tile by tile: the side the largest power of two,
+    // from max(m, n) down, whose copies fit in scratch_budget (24 GiB: n = 16384 is then
+    // one tile), and at least 1024. Then the tiles' copies of an operand are made once per
+    // tile of the other, a pass over n²-sized data more per tile: nothing beside the
+    // integer products. Tiles whose copies do not fit in the GPU's free memory fall back
+    // to the double kernel (fall_back above).
+    constexpr double scratch_budget = 24.0 * (1 << 30);
+
+    double scratch_bytes(int rows, int columns, int k)
+    {
+      const double padded = (k + 15) / 16 * 16, ld = (columns + 3) / 4 * 4;
+      return max_moduli * ((double(rows) + columns) * padded + 4.0 * rows * ld);
+    }
+
+    int tile_side(int m, int n, int k)
+    {
+      int side = 1024;
+      while (side < std::max(m, n))
+        side *= 2;
+      while (side > 1024 && scratch_bytes(std::min(side, m), std::min(side, n), k) > scratch_budget)
+        side /= 2;
+      return side;
+    }
+
+    // One tile of C, the whole scheme: returns what it did.
+    OzakiReport product_of_tile(const GemmArgs<double> &g, cudaStream_t stream, int moduli_left_out)
+    {
+      const int m = g.shape.m, n = g.shape.n, k = g.shape.k;
+      // The int8 copies hold k contiguous per line, k rounded up to 16 (zeros past it)
+      // as cuBLAS's integer kernels want, and so does the int32 product's row.
+      const int padded = (k + 15) / 16 * 16, ld = (n + 3) / 4 * 4;
+      const Lines a = rows_of_a(g), b = columns_of_b(g);
+      Scratch &s = scratch();
+      Scratch::at_least(s.exponents, std::size_t(m) + n);
+      Scratch::at_least(s.spreads, std::size_t(m) + n);
+      Scratch::at_least(s.summary, 1);
+      const std::size_t stride_a = std::size_t(m) * padded, stride_b = std::size_t(n) * padded,
+                        stride_c = std::size_t(m) * ld;
+      // Room for 14 moduli, taken before anything runs (how many the data need is
+      // known only after the bound): where the GPU has not that much free memory, the
+      // double kernel computes the tile.
+      if (!s.reserve(stride_a * max_moduli, stride_b * max_moduli, stride_c * max_moduli))
+        return fall_back(g, stream, "not enough free GPU memory for the scheme's copies");
+      const Sizes sizes_a{s.exponents.data(), s.spreads.data()}, sizes_b{s.exponents.data() + m, s.spreads.data() + m};
+      Summary *summary = s.summary.data();
+      LAB_CHECK(cudaMemsetAsync(summary, 0, sizeof(Summary), stream));
+      const dim3 warps_per_line(32, lines_per_block);
+      line_sizes<<<(m + lines_per_block - 1) / lines_per_block, warps_per_line, 0, stream>>>(a, sizes_a, summary, 0);
+      LAB_CHECK_LAUNCH();
+      line_sizes<<<(n + lines_per_block - 1) / lines_per_block, warps_per_line, 0, stream>>>(b, sizes_b, summary, 1);
+      LAB_CHECK_LAUNCH();
+
+      // The bound: one integer product of the magnitudes.
+      constexpr int tile_threads = 256;
+      magnitudes<<<tiles_of(a, padded), tile_threads, 0, stream>>>(a, sizes_a.exponent, padded, s.a.data());
+      LAB_CHECK_LAUNCH();
+      magnitudes<<<tiles_of(b, padded), tile_threads, 0, stream>>>(b, sizes_b.exponent, padded, s.b.data());
+      LAB_CHECK_LAUNCH();
+      lab::Cublas &cublas = integer_products();
+      cublas.bind(stream);
+      integer_product(cublas.get(), s.a.data(), s.b.data(), m, n, padded, s.products.data(), ld);
+      largest_ratio<<<dim3((n + 255) / 256, std::min(m, 64)), 256, 0, stream>>>(s.products.data(), ld, m, n, sizes_a,
+                                                                               sizes_b, summary);
+      LAB_CHECK_LAUNCH();
+      Summary seen{};
+      LAB_CHECK(cudaMemcpyAsync(&seen, summary, sizeof seen, cudaMemcpyDeviceToHost, stream));
+      LAB_CHECK(cudaStreamSynchronize(stream));
+      if (seen.not_finite)
+        return fall_back(g, stream, "NaN or infinity in the inputs");
+
+      float ratio = 0;
+      std::memcpy(&ratio, &seen.ratio, sizeof ratio);
+      double spread[2] = {0, 0};
+      std::memcpy(spread, seen.spread, sizeof spread);
+      const Choice choice = choose(std::ldexp(double(ratio), 14), std::min(spread[0], spread[1]), k, g.alpha, g.beta);
+      if (choice.moduli == 0)
+        return fall_back(g, stream, choice.impossible);
+      const int count = choice.moduli, bits = choice.bits;
+
+      // The residues and their products.
+      const Moduli &table = moduli();
+      const auto on_device = [&](int used) {
+        ModuliOnDevice d{used, {}, {}};
+        for (int t = 0; t < used; ++t)
+          {
+            d.m[t] = table.m[t];
+            d.inverse[t] = 1.0 / table.m[t];
+          }
+        return d;
+      };
+      residues<<<tiles_of(a, padded), tile_threads, 0, stream>>>(a, sizes_a.exponent, bits, on_device(count), padded,
+                                                                  long(stride_a), s.a.data());
+      LAB_CHECK_LAUNCH();
+      residues<<<tiles_of(b, padded), tile_threads, 0, stream>>>(b, sizes_b.exponent, bits, on_device(count), padded,
+                                                                  long(stride_b), s.b.data());
+      LAB_CHECK_LAUNCH();
+      for (int t = 0; t < count; ++t)
+        integer_product(cublas.get(), s.a.data() + t * stride_a, s.b.data() + t * stride_b, m, n, padded,
+                        s.products.data() + t * stride_c, ld);
+
+      const int used = count - moduli_left_out;
+      Reconstruction r{on_device(used), {}, {}, 1.0 / static_cast<double>(table.product[count])};
+      const Pieces product = pieces_of(table.product[count]);
+      std::copy(product.begin(), product.end(), r.product);
+      for (int t = 0; t < used; ++t)
+        {
+          const Pieces w = pieces_of(table.weight[count][t]);
+          for (int piece = 0; piece < 3; ++piece)
+            r.weight[piece][t] = w[piece];
+        }
+      reconstruct<<<entries_grid(m, n), 256, 0, stream>>>(s.products.data(), long(stride_c), ld, r, sizes_a.exponent,
+                                                           sizes_b.exponent, bits, g.alpha, g.beta, g.c, g.ldc, m, n,
+                                                           g.output == lab::Output::lower_triangle);
+      LAB_CHECK_LAUNCH();
+      return {count, bits, ""};
+    }
   } // namespace
 
-  void ozaki_product(const GemmArgs<double> &g, cudaStream_t stream, int moduli_left_out)
+  void ozaki_product(const GemmArgs<double> &g, cudaStream_t stream, const OzakiOptions &options)
   {
     const int m = g.shape.m, n = g.shape.n, k = g.shape.k;
     if (m == 0 || n == 0 || k == 0 || g.alpha == 0)
-      return fall_back(g, stream, "nothing to multiply");
+      return void(report() = fall_back(g, stream, "nothing to multiply"));
     if (k >= (1 << 17))
-      return fall_back(g, stream, "k >= 2^17: int32 sums could overflow");
+      return void(report() = fall_back(g, stream, "k >= 2^17: int32 sums could overflow"));
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    LAB_CHECK(cudaStreamIsCapturing(stream, &capture));
+    if (capture != cudaStreamCaptureStatusNone)
+      return void(report() = fall_back(g, stream, "inside a CUDA graph's capture: it reads its bound on the host"));
 
-    // The int8 copies hold k contiguous per line, k rounded up to 16 (zeros past it)
-    // as cuBLAS's integer kernels want, and so does the int32 product's row.
-    const int padded = (k + 15) / 16 * 16, ld = (n + 3) / 4 * 4;
-    const Lines a = rows_of_a(g), b = columns_of_b(g);
-    Scratch &s = scratch();
-    Scratch::at_least(s.exponents, std::size_t(m) + n);
-    Scratch::at_least(s.spreads, std::size_t(m) + n);
-    Scratch::at_least(s.summary, 1);
-    const Sizes sizes_a{s.exponents.data(), s.spreads.data()}, sizes_b{s.exponents.data() + m, s.spreads.data() + m};
-    Summary *summary = s.summary.data();
-    LAB_CHECK(cudaMemsetAsync(summary, 0, sizeof(Summary), stream));
-    const dim3 warps_per_line(32, lines_per_block);
-    line_sizes<<<(m + lines_per_block - 1) / lines_per_block, warps_per_line, 0, stream>>>(a, sizes_a, summary, 0);
-    LAB_CHECK_LAUNCH();
-    line_sizes<<<(n + lines_per_block - 1) / lines_per_block, warps_per_line, 0, stream>>>(b, sizes_b, summary, 1);
-    LAB_CHECK_LAUNCH();
-
-    // The bound: one integer product of the magnitudes.
-    Scratch::at_least(s.a, std::size_t(m) * padded);
-    Scratch::at_least(s.b, std::size_t(n) * padded);
-    Scratch::at_least(s.products, std::size_t(m) * ld);
-    constexpr int tile_threads = 256;
-    magnitudes<<<tiles_of(a, padded), tile_threads, 0, stream>>>(a, sizes_a.exponent, padded, s.a.data());
-    LAB_CHECK_LAUNCH();
-    magnitudes<<<tiles_of(b, padded), tile_threads, 0, stream>>>(b, sizes_b.exponent, padded, s.b.data());
-    LAB_CHECK_LAUNCH();
-    lab::Cublas &cublas = integer_products();
-    cublas.bind(stream);
-    integer_product(cublas.get(), s.a.data(), s.b.data(), m, n, padded, s.products.data(), ld);
-    largest_ratio<<<dim3((n + 255) / 256, std::min(m, 64)), 256, 0, stream>>>(s.products.data(), ld, m, n, sizes_a,
-                                                                             sizes_b, summary);
-    LAB_CHECK_LAUNCH();
-    Summary seen{};
-    LAB_CHECK(cudaMemcpyAsync(&seen, summary, sizeof seen, cudaMemcpyDeviceToHost, stream));
-    LAB_CHECK(cudaStreamSynchronize(stream));
-    if (seen.not_finite)
-      return fall_back(g, stream, "NaN or infinity in the inputs");
-
-    float ratio = 0;
-    std::memcpy(&ratio, &seen.ratio, sizeof ratio);
-    double spread[2] = {0, 0};
-    std::memcpy(spread, seen.spread, sizeof spread);
-    const Choice choice = choose(std::ldexp(double(ratio), 14), std::min(spread[0], spread[1]), k, g.alpha, g.beta);
-    if (choice.moduli == 0)
-      return fall_back(g, stream, choice.impossible);
-    const int count = choice.moduli, bits = choice.bits;
-
-    // The residues and their products.
-    const std::size_t stride_a = std::size_t(m) * padded, stride_b = std::size_t(n) * padded,
-                      stride_c = std::size_t(m) * ld;
-    Scratch::at_least(s.a, stride_a * count);
-    Scratch::at_least(s.b, stride_b * count);
-    Scratch::at_least(s.products, stride_c * count);
-    const Moduli &table = moduli();
-    const auto on_device = [&](int used) {
-      ModuliOnDevice d{used, {}, {}};
-      for (int t = 0; t < used; ++t)
+    // C tile by tile (see tile_side); of a lower triangle only the tiles that hold
+    // some of it, those on the diagonal as lower triangles themselves.
+    const int side = options.tile_side > 0 ? options.tile_side : tile_side(m, n, k);
+    OzakiReport total;
+    for (int row = 0; row < m; row += side)
+      for (int column = 0; column < n; column += side)
         {
-          d.m[t] = table.m[t];
-          d.inverse[t] = 1.0 / table.m[t];
+          const bool lower = g.output == lab::Output::lower_triangle;
+          if (lower && column > row)
+            continue;
+          GemmArgs<double> tile = g.block(row, column, std::min(side, m - row), std::min(side, n - column));
+          if (lower && column == row)
+            tile.output = lab::Output::lower_triangle;
+          const OzakiReport done = product_of_tile(tile, stream, options.moduli_left_out);
+          total.moduli = std::max(total.moduli, done.moduli);
+          total.bits = std::max(total.bits, done.bits);
+          if (!done.fell_back.empty())
+            total.fell_back = done.fell_back;
         }
-      return d;
-    };
-    residues<<<tiles_of(a, padded), tile_threads, 0, stream>>>(a, sizes_a.exponent, bits, on_device(count), padded,
-                                                                long(stride_a), s.a.data());
-    LAB_CHECK_LAUNCH();
-    residues<<<tiles_of(b, padded), tile_threads, 0, stream>>>(b, sizes_b.exponent, bits, on_device(count), padded,
-                                                                long(stride_b), s.b.data());
-    LAB_CHECK_LAUNCH();
-    for (int t = 0; t < count; ++t)
-      integer_product(cublas.get(), s.a.data() + t * stride_a, s.b.data() + t * stride_b, m, n, padded,
-                      s.products.data() + t * stride_c, ld);
-
-    const int used = count - moduli_left_out;
-    Reconstruction r{on_device(used), {}, {}, 1.0 / static_cast<double>(table.product[count])};
-    const Pieces product = pieces_of(table.product[count]);
-    std::copy(product.begin(), product.end(), r.product);
-    for (int t = 0; t < used; ++t)
-      {
-        const Pieces w = pieces_of(table.weight[count][t]);
-        for (int piece = 0; piece < 3; ++piece)
-          r.weight[piece][t] = w[piece];
-      }
-    reconstruct<<<entries_grid(m, n), 256, 0, stream>>>(s.products.data(), long(stride_c), ld, r, sizes_a.exponent,
-                                                         sizes_b.exponent, bits, g.alpha, g.beta, g.c, g.ldc, m, n,
-                                                         g.output == lab::Output::lower_triangle);
-    LAB_CHECK_LAUNCH();
-    report() = {count, bits, ""};
+    report() = total;
   }
 
-  void launch_20_ozaki_int8(const GemmArgs<double> &g, cudaStream_t stream) { ozaki_product(g, stream, 0); }
+  void launch_20_ozaki_int8(const GemmArgs<double> &g, cudaStream_t stream) { ozaki_product(g, stream, {}); }
 
   OzakiReport last_ozaki_report() { return report(); }
 

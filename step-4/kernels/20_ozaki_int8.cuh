@@ -80,9 +80,18 @@ namespace step4
   // transposes, a lower triangle on request).
   void launch_20_ozaki_int8(const GemmArgs<double> &g, cudaStream_t stream);
 
-  // The same with the last @p moduli_left_out moduli left out of the reconstruction
-  // (the planted fault of the tests: an entry rebuilt from too few residues is wrong).
-  void ozaki_product(const GemmArgs<double> &g, cudaStream_t stream, int moduli_left_out);
+  // What the tests may change: the last @p moduli_left_out moduli left out of the
+  // reconstruction (the planted fault: an entry rebuilt from too few residues is
+  // wrong), and the side of the tiles of C (0: kernel 20's own choice, which takes
+  // one tile up to n = 16384; a small one tries the tiling on small matrices).
+  struct OzakiOptions
+  {
+    int moduli_left_out = 0;
+    int tile_side = 0;
+  };
+
+  // Kernel 20 with those options.
+  void ozaki_product(const GemmArgs<double> &g, cudaStream_t stream, const OzakiOptions &options);
 
   OzakiReport last_ozaki_report();
 

@@ -16,10 +16,12 @@
 #include "kernels/15_async_pipeline.cuh"
 #include "kernels/18_wgmma_multicast.cuh"
 #include "kernels/20_ozaki_int8.cuh"
+#include "kernels/tma_operands.cuh"
 
 #include <lab/device.h>
 #include <lab/device_buffer.h>
 #include <lab/random.h>
+#include <lab/streams.h>
 #include <first_answer_kept.h>
 #include <lab_catch.h>
 #include <lower_triangle_product.h>
@@ -616,7 +618,7 @@ TEST_CASE("kernel 20 uses its moduli on random matrices, and one modulus left ou
       CHECK(used.moduli >= 8);
       CHECK(used.moduli <= 14);
       const auto one_left_out = [](const GemmArgs<double> &g, cudaStream_t stream) {
-        step4::ozaki_product(g, stream, 1);
+        step4::ozaki_product(g, stream, {1, 0});
       };
       CHECK_FALSE(step4::gemm_error(p, run_on_gpu(p, one_left_out)) <= tolerance);
     }
@@ -649,6 +651,57 @@ TEST_CASE("kernel 20 on lines of sizes from 1e-150 to 1e150: by the scheme, with
       CHECK(used.fell_back.empty());
       CHECK(used.moduli >= 8);
     }
+}
+
+// Kernel 20 computes C tile by tile when its copies of the operands would not fit in
+// memory (from about n = 16384 on); here tiles of 512 on sizes that are not multiples
+// of it, for all of C and for a lower triangle (the tiles above the diagonal left out,
+// those on it lower triangles themselves: nothing above it may change).
+TEST_CASE("kernel 20 tile by tile: every tile right, a lower triangle's upper part untouched", "[gpu]")
+{
+  const auto in_tiles = [](const GemmArgs<double> &g, cudaStream_t stream) {
+    step4::ozaki_product(g, stream, {0, 512});
+  };
+  const GemmProblem<double> p = step4::random_problem<double>({1100, 1037, 700, lab::Op::transpose}, 1.5, -1.0, 97);
+  CHECK(step4::gemm_error(p, run_on_gpu(p, in_tiles)) <= step4::gemm_tolerance<double>(700));
+  CHECK(step4::last_ozaki_report().fell_back.empty());
+  for (const int m : {513, 1100})
+    {
+      INFO("lower triangle, m = " << m);
+      const auto d = lab_test::lower_triangle_product<double>(in_tiles, m, 300, lab::Op::none, lab::Op::transpose,
+                                                              -1.0, 1.0);
+      CHECK(d.worst_error <= step4::gemm_tolerance<double>(300));
+      CHECK(d.changed_too_far == 0);
+      CHECK(step4::last_ozaki_report().fell_back.empty());
+    }
+}
+
+// Kernel 20 reads its bound on the host, which a stream being captured into a CUDA
+// graph cannot do: there it must hand the product to the double kernel (which the
+// graph then holds), and say so, never fail the capture.
+TEST_CASE("kernel 20 inside a CUDA graph's capture: the double kernel, captured, and it says so", "[gpu]")
+{
+  const GemmProblem<double> p = step4::random_problem<double>({300, 200, 100}, 1.0, 0.0, 96);
+  const auto captured = [](const GemmArgs<double> &g, cudaStream_t stream) {
+    lab::CudaGraph graph;
+    graph.capture([&](cudaStream_t capturing) { step4::launch_20_ozaki_int8(g, capturing); });
+    graph.launch(stream);
+  };
+  CHECK(step4::gemm_error(p, run_on_gpu(p, captured)) <= step4::gemm_tolerance<double>(100));
+  const step4::OzakiReport used = step4::last_ozaki_report();
+  CHECK(used.moduli == 0);
+  CHECK(used.fell_back.find("capture") != std::string::npos);
+}
+
+// step4::gemm_ozaki: kernel 20 for a product larger than 4096³ (it says how many
+// moduli it used), within DGEMM's bound.
+TEST_CASE("step4::gemm_ozaki takes kernel 20 for a large product, within DGEMM's bound", "[gpu]")
+{
+  const GemmProblem<double> p = step4::random_problem<double>({4100, 4099, 4097}, 1.0, 0.0, 95);
+  const auto product = [](const GemmArgs<double> &g, cudaStream_t stream) { step4::gemm_ozaki(g, stream); };
+  CHECK(step4::gemm_error(p, run_on_gpu(p, product)) <= step4::gemm_tolerance<double>(4097));
+  if (step4::wgmma_available()) // kernel 20 where kernel 19 runs (gemm_kernels.h)
+    CHECK(step4::last_ozaki_report().moduli >= 8);
 }
 
 TEST_CASE("kernel 20 on entries from 1e-12 to 1e12: right, by the double kernel, and it says so", "[gpu]")

@@ -13,6 +13,7 @@
 
 #include <gemm_kernels.h> // step-4: step4::gemm, the course's product
 #include <cusolver_mixed_precision.h>             // step-2: cuSOLVER's IRS solver
+#include <kernels/20_ozaki_int8.cuh>            // step-4: kernel 20's scratch
 #include <kernels/tma_operands.cuh>             // step-4: the TF32 kernels' scratch
 #include <variants/6_mixed_precision_solve.cuh> // step-2: the mixed-precision solve
 
@@ -130,7 +131,8 @@ namespace step5
   }
 
   // The dense pipelines: the course's products and cuBLAS's through the same code
-  // (each giving both routes), then the vendor's. The stage times are medians over
+  // (each giving both routes; in double also the course's with kernel 20), then the
+  // vendor's. The stage times are medians over
   // options.dense_reps runs.
   template <typename T>
   void run_dense_methods(DeviceProblem<T> &problem, const RestoreOptions &options, lab::Cublas &cublas,
@@ -164,9 +166,12 @@ namespace step5
       std::string name, description;
       lab::Gemm<T> gemm;
     };
-    const std::vector<PipelineProducts> products = {
-      {"course", "step-4's kernels", lab::Gemm<T>(step4::gemm)},
-      {"cublas", "cuBLAS", lab::cublas_gemm_exact<T>(cublas)}};
+    std::vector<PipelineProducts> products = {{"course", "step-4's kernels", lab::Gemm<T>(step4::gemm)},
+                                              {"cublas", "cuBLAS", lab::cublas_gemm_exact<T>(cublas)}};
+    // In double, a third: step-4's kernel 20 for the products large enough for the
+    // integer tensor cores to pay (step4::gemm_ozaki), step4::gemm for the rest.
+    if constexpr (std::is_same_v<T, double>)
+      products.push_back({"ozaki", "step-4's kernels with kernel 20 (Ozaki II)", lab::Gemm<T>(step4::gemm_ozaki)});
     for (const PipelineProducts &p : products)
       {
         worst_solve = worst_inverse = 0;
@@ -183,6 +188,8 @@ namespace step5
                             MethodKind::pipeline),
                times, problem.f_inverse, true);
       }
+    if constexpr (std::is_same_v<T, double>)
+      step4::release_ozaki_scratch(); // kernel 20's copies: up to 24 GiB, cuSOLVER's turn now
     worst_solve = worst_inverse = 0;
     const StageTimes vendor = median_times(options.dense_reps, [&] {
       return timed_run([&] { return pipeline.run_vendor(problem.psf, lambda, problem.g.data(), cublas, problem.f.data()); });

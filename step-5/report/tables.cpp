@@ -13,7 +13,8 @@ namespace step5
     const std::vector<std::string> method_names = {
       "dense_course_solve", "dense_course_inverse", "dense_cublas_solve", "dense_cublas_inverse", "dense_cusolver",
       "band_course_solve",  "cg",                   "fft_periodic",       "fft_mirrored",         "gauss_seidel",
-      "cholmod",            "dense_tf32_refined",   "dense_cusolver_irs"};
+      "cholmod",            "dense_tf32_refined",   "dense_cusolver_irs", "dense_ozaki_solve",
+      "dense_ozaki_inverse"};
 
     // The pipelines whose stages are tabulated: name, and the methods of their two
     // routes (empty: the pipeline has no inverse route).
@@ -27,7 +28,8 @@ namespace step5
       {"cusolver", "dense_cusolver", ""},
       {"band", "band_course_solve", ""},
       {"tf32", "dense_tf32_refined", ""},
-      {"cusolver_irs", "dense_cusolver_irs", ""}};
+      {"cusolver_irs", "dense_cusolver_irs", ""},
+      {"ozaki", "dense_ozaki_solve", "dense_ozaki_inverse"}};
 
     // Every table starts with n (unknowns, the course's size column) and the image's
     // rows and columns.

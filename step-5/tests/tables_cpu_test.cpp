@@ -79,7 +79,7 @@ namespace
       std::vector<step5::MethodResult> all =
         results({"dense_course_solve", "dense_course_inverse", "dense_cublas_solve", "dense_cublas_inverse",
                  "dense_cusolver", "band_course_solve", "cg", "fft_periodic", "fft_mirrored", "gauss_seidel",
-                 "cholmod", "dense_tf32_refined", "dense_cusolver_irs"},
+                 "cholmod", "dense_tf32_refined", "dense_cusolver_irs", "dense_ozaki_solve", "dense_ozaki_inverse"},
                 times, quality);
       // Each pipeline's stages: the solve route's method holds the stages they share and
       // the solve, the inverse route's method the inverse's own three; a pipeline without
@@ -90,7 +90,8 @@ namespace
         {"cusolver", {"dense_cusolver", ""}},
         {"band", {"band_course_solve", ""}},
         {"tf32", {"dense_tf32_refined", ""}},
-        {"cusolver_irs", {"dense_cusolver_irs", ""}}};
+        {"cusolver_irs", {"dense_cusolver_irs", ""}},
+        {"ozaki", {"dense_ozaki_solve", "dense_ozaki_inverse"}}};
       for (const auto &[pipeline, routes] : pipelines)
         for (step5::MethodResult &m : all)
           {

@@ -26,6 +26,7 @@
 #include "test_support.h"
 
 #include <gemm_kernels.h>                         // step-4: step4::gemm, step4::gemm_tf32
+#include <kernels/20_ozaki_int8.cuh>               // step-4: kernel 20 and its report
 #include <variants/6_mixed_precision_solve.cuh> // step-2: the mixed-precision solve
 
 #include <lab/precision.h>
@@ -115,6 +116,55 @@ namespace
   {
     check_blur_on_device<float>();
     check_blur_on_device<double>();
+  }
+
+  // Kernel 20 on HᵀH: the product must be right either way, but whether the Ozaki
+  // scheme can do it depends on the PSF. A box blur's H holds one value and zeros, so
+  // wherever two columns overlap their magnitudes bound the entry from below and the
+  // scheme runs. A Gaussian's H holds values from its peak down to 800 times less at the
+  // corners, and two pixels 8 apart diagonally overlap only in those: an entry of HᵀH
+  // 10⁶ times below its lines' scale, which the 7-bit magnitudes of the bound round to
+  // zero. Its error cannot be bounded, so kernel 20 hands the whole product to the double
+  // kernel and says why (step-5's dense pipeline in double pays for that bound: the
+  // results page).
+  TEST_CASE("kernel 20 on H^T H: the scheme for a box blur, the double kernel for a Gaussian, and it says so")
+  {
+    const int rows = 24, cols = 24, n = rows * cols;
+    for (const bool box : {true, false})
+      {
+        CAPTURE(box);
+        const Psf psf = box ? step5::box_psf(3) : step5::gaussian_psf(1.5, 9);
+        const step5::DevicePsf<double> device_psf(psf);
+        lab::DeviceBuffer<double> h(static_cast<std::size_t>(n) * n), a(static_cast<std::size_t>(n) * n);
+        step5::build_blur_matrix(device_psf, rows, cols, h.data(), nullptr);
+        a.poison();
+        lab::GemmArgs<double> g;
+        g.shape = {n, n, n, lab::Op::transpose, lab::Op::none};
+        g.a = g.b = h.data();
+        g.lda = g.ldb = g.ldc = n;
+        g.c = a.data();
+        step4::launch_20_ozaki_int8(g, nullptr);
+        const step4::OzakiReport used = step4::last_ozaki_report();
+        INFO("moduli " << used.moduli << ", fell back: " << used.fell_back);
+        if (box)
+          CHECK(used.moduli >= 8);
+        else
+          CHECK(used.fell_back.find("bounded by 0") != std::string::npos);
+        lab::Matrix<double> product(n, n);
+        a.download(product);
+        const step5::NormalStencil stencil = step5::normal_matrix_stencil(psf, rows, cols, 0.0);
+        double largest = 0;
+        for (int i = 0; i < n; ++i)
+          for (int j = 0; j < n; ++j)
+            {
+              const int dr = j / cols - i / cols, dc = j % cols - i % cols;
+              const bool inside = std::abs(dr) <= stencil.reach_rows && std::abs(dc) <= stencil.reach_cols;
+              const double assembled = inside ? stencil.at(i / cols, i % cols, dr, dc) : 0.0;
+              largest = lab::nan_max(largest, std::abs(product(i, j) - assembled));
+            }
+        // DGEMM's bound, (k + 2) ε times (|H|ᵀ|H|)_ij, which is at most Σ psf² ≤ 1.
+        CHECK(largest <= (n + 2) * epsilon<double>());
+      }
   }
 
   // HᵀH's lower triangle by the recursion of gram_matrix.h on step-4's product (with

@@ -268,7 +268,10 @@ namespace step4
     // The magnitudes: ⌊|x| 2^(7 − e)⌋, between 0 and 127 (|x| < 2^e), a lower bound of
     // |x| in units of 2^(e − 7). Scaling by a power of two and rounding down are exact:
     // the bound is a bound, not an estimate.
-    __global__ void magnitudes(Lines lines, const int *exponent, int padded, std::int8_t *out)
+    //
+    // With @p pattern instead: 1 where x ≠ 0, else 0, for the product that counts the
+    // positions where two lines are both nonzero (see largest_ratio).
+    __global__ void magnitudes(Lines lines, const int *exponent, int padded, bool pattern, std::int8_t *out)
     {
       __shared__ Tile t;
       const int line0 = blockIdx.x * lines_per_block, p0 = blockIdx.y * tile_positions;
@@ -277,7 +280,7 @@ namespace step4
         const int e = exponent[line];
         int q[4];
         for (int c = 0; c < 4; ++c)
-          q[c] = as_int(floor(ldexp(fabs(v[c]), 7 - e)));
+          q[c] = pattern ? v[c] != 0 : as_int(floor(ldexp(fabs(v[c]), 7 - e)));
         *reinterpret_cast<std::uint32_t *>(out + static_cast<long>(line) * padded + p) = packed(q);
       });
     }
@@ -326,11 +329,19 @@ namespace step4
     //
     // ρ = max over the entries of 2^14 (s_i + t_j) / L_ij, with s_i, t_j the spreads of
     // row i of A and column j of B and L = magnitudes(A) · magnitudes(B) (see the
-    // header); infinity where L_ij = 0 though neither line is zero. In float: its
-    // relative error of a few 2^-24 is covered by the margin the host adds. Each warp
-    // takes the maximum of many entries before its one atomic.
-    __global__ void largest_ratio(const std::int32_t *bound, int ld, int m, int n, Sizes a, Sizes b,
-                                  Summary *summary)
+    // header). In float: its relative error of a few 2^-24 is covered by the margin the
+    // host adds. Each warp takes the maximum of many entries before its one atomic.
+    //
+    // L_ij = 0 with neither line zero means one of two things. Either no position p has
+    // both a_ip and b_pj nonzero: the entry is an exact zero, in the scheme as in any
+    // product (every term of its integer sum is 0), and needs no bound; sparse data
+    // such as step-5's HᵀH have many. Or every such position has terms too small for
+    // the magnitudes: then nothing bounds the entry's error, and ρ is infinite. The
+    // first pass (@p overlap null) takes every such entry as infinite; where that
+    // happens, the host counts the common nonzeros, overlap = pattern(A) · pattern(B),
+    // and runs the pass again, which skips the exact zeros (overlap_ij = 0).
+    __global__ void largest_ratio(const std::int32_t *bound, const std::int32_t *overlap, int ld, int m, int n,
+                                  Sizes a, Sizes b, Summary *summary)
     {
       float worst = 0;
       for (int i = blockIdx.y; i < m; i += gridDim.y)
@@ -339,7 +350,10 @@ namespace step4
             const double s = a.spread[i], t = b.spread[j];
             if (s == 0 || t == 0)
               continue; // a zero line: its entries of C are exact zeros
-            const std::int32_t l = bound[static_cast<long>(i) * ld + j];
+            const long ij = static_cast<long>(i) * ld + j;
+            const std::int32_t l = bound[ij];
+            if (l == 0 && overlap != nullptr && overlap[ij] == 0)
+              continue; // an exact zero
             worst = fmaxf(worst, l > 0 ? static_cast<float>(s + t) * __frcp_rn(static_cast<float>(l)) : INFINITY);
           }
       for (int offset = 16; offset > 0; offset /= 2)
@@ -547,7 +561,7 @@ namespace step4
       if (!(budget > 0))
         return {0, 0, "k = 1 with alpha != 1 and beta != 0 leaves no room for any rounding"};
       if (!std::isfinite(ratio))
-        return {0, 0, "a product of two nonzero lines is bounded by 0: the data need unbounded bits"};
+        return {0, 0, "an entry whose terms all lie below the bound's 7 bits: its error cannot be bounded"};
       // k 2^-K ≤ 2^-10: K exceeds 35, as 2^-(K+1) ρ ≤ budget < 2^17 u forces with ρ ≥ 1.
       const double relative = std::max(ratio, 1.0) * margin * (1 + std::ldexp(1.0, -10)) / (2 * budget);
       const int bits = static_cast<int>(std::ceil(std::log2(relative)));
@@ -619,26 +633,44 @@ namespace step4
       line_sizes<<<(n + lines_per_block - 1) / lines_per_block, warps_per_line, 0, stream>>>(b, sizes_b, summary, 1);
       LAB_CHECK_LAUNCH();
 
-      // The bound: one integer product of the magnitudes.
+      // The bound: one integer product of the magnitudes, L in the products' first
+      // slot; where it has zeros between nonzero lines, one of the patterns, the
+      // overlap in the second (largest_ratio says why).
       constexpr int tile_threads = 256;
-      magnitudes<<<tiles_of(a, padded), tile_threads, 0, stream>>>(a, sizes_a.exponent, padded, s.a.data());
-      LAB_CHECK_LAUNCH();
-      magnitudes<<<tiles_of(b, padded), tile_threads, 0, stream>>>(b, sizes_b.exponent, padded, s.b.data());
-      LAB_CHECK_LAUNCH();
       lab::Cublas &cublas = integer_products();
       cublas.bind(stream);
-      integer_product(cublas.get(), s.a.data(), s.b.data(), m, n, padded, s.products.data(), ld);
-      largest_ratio<<<dim3((n + 255) / 256, std::min(m, 64)), 256, 0, stream>>>(s.products.data(), ld, m, n, sizes_a,
-                                                                               sizes_b, summary);
-      LAB_CHECK_LAUNCH();
-      Summary seen{};
-      LAB_CHECK(cudaMemcpyAsync(&seen, summary, sizeof seen, cudaMemcpyDeviceToHost, stream));
-      LAB_CHECK(cudaStreamSynchronize(stream));
+      const auto product_of = [&](bool pattern, std::int32_t *into) {
+        magnitudes<<<tiles_of(a, padded), tile_threads, 0, stream>>>(a, sizes_a.exponent, padded, pattern,
+                                                                      s.a.data());
+        LAB_CHECK_LAUNCH();
+        magnitudes<<<tiles_of(b, padded), tile_threads, 0, stream>>>(b, sizes_b.exponent, padded, pattern,
+                                                                      s.b.data());
+        LAB_CHECK_LAUNCH();
+        integer_product(cublas.get(), s.a.data(), s.b.data(), m, n, padded, into, ld);
+      };
+      const auto read_summary = [&](const std::int32_t *overlap) {
+        largest_ratio<<<dim3((n + 255) / 256, std::min(m, 64)), 256, 0, stream>>>(s.products.data(), overlap, ld, m,
+                                                                                 n, sizes_a, sizes_b, summary);
+        LAB_CHECK_LAUNCH();
+        Summary seen{};
+        LAB_CHECK(cudaMemcpyAsync(&seen, summary, sizeof seen, cudaMemcpyDeviceToHost, stream));
+        LAB_CHECK(cudaStreamSynchronize(stream));
+        return seen;
+      };
+      product_of(false, s.products.data());
+      Summary seen = read_summary(nullptr);
       if (seen.not_finite)
         return fall_back(g, stream, "NaN or infinity in the inputs");
-
       float ratio = 0;
       std::memcpy(&ratio, &seen.ratio, sizeof ratio);
+      if (std::isinf(ratio))
+        {
+          std::int32_t *overlap = s.products.data() + stride_c;
+          product_of(true, overlap);
+          LAB_CHECK(cudaMemsetAsync(&summary->ratio, 0, sizeof summary->ratio, stream));
+          seen = read_summary(overlap);
+          std::memcpy(&ratio, &seen.ratio, sizeof ratio);
+        }
       double spread[2] = {0, 0};
       std::memcpy(spread, seen.spread, sizeof spread);
       const Choice choice = choose(std::ldexp(double(ratio), 14), std::min(spread[0], spread[1]), k, g.alpha, g.beta);

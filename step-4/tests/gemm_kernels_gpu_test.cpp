@@ -704,6 +704,29 @@ TEST_CASE("step4::gemm_ozaki takes kernel 20 for a large product, within DGEMM's
     CHECK(step4::last_ozaki_report().moduli >= 8);
 }
 
+// Block-diagonal A and B: every entry of C outside the blocks has lines that share no
+// nonzero position, an exact zero. The bound's magnitudes give 0 there as well, which
+// alone would look like an entry that cannot be bounded; the overlap of the patterns
+// tells them apart, and the scheme must run.
+TEST_CASE("kernel 20 on block-diagonal matrices: the exact zeros need no bound", "[gpu]")
+{
+  GemmProblem<double> p = step4::random_problem<double>({301, 299, 300}, 1.0, 0.0, 94);
+  const auto block = [](int i, int size) { return i * 3 / size; }; // three blocks
+  for (int i = 0; i < 301; ++i)
+    for (int q = 0; q < 300; ++q)
+      if (block(i, 301) != block(q, 300))
+        p.a(i, q) = 0;
+  for (int q = 0; q < 300; ++q)
+    for (int j = 0; j < 299; ++j)
+      if (block(q, 300) != block(j, 299))
+        p.b(q, j) = 0;
+  CHECK(step4::gemm_error(p, run_on_gpu(p, step4::launch_20_ozaki_int8)) <= step4::gemm_tolerance<double>(300));
+  const step4::OzakiReport used = step4::last_ozaki_report();
+  INFO("moduli " << used.moduli << ", fell back: " << used.fell_back);
+  CHECK(used.fell_back.empty());
+  CHECK(used.moduli >= 8);
+}
+
 TEST_CASE("kernel 20 on entries from 1e-12 to 1e12: right, by the double kernel, and it says so", "[gpu]")
 {
   GemmProblem<double> p = step4::random_problem<double>({300, 257, 301}, 1.0, 0.0, 99);

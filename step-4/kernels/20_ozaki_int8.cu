@@ -1,6 +1,7 @@
 #include "kernels/20_ozaki_int8.cuh"
 
 #include "gemm_kernels.h"
+#include "kernels/ozaki_arithmetic.h"
 
 #include <lab/cublas_gemm.h>
 #include <lab/cuda_check.h>
@@ -9,93 +10,22 @@
 #include <cublas_v2.h>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <numeric>
 #include <string>
-#include <utility>
 
 namespace step4
 {
   namespace
   {
-    using u128 = unsigned __int128;
-
-    // @sect3{The moduli}
-    //
-    // The largest pairwise coprime numbers up to 256, taken greedily from 256 down:
-    // 256, 255, 253, 251, 247, 241, 239, 233, ... Large moduli carry the most bits each
-    // (log2 256 = 8), so few are needed. The reconstruction below holds a weight in
-    // three pieces of 37 bits, 111 bits in all, and 14 moduli (110.2 bits) fit in them.
-    constexpr int max_moduli = 14;
-    constexpr int piece_bits = 37;
-
-    // A number below 2^111 as three doubles, x = x[0] 2^74 + x[1] 2^37 + x[2], each an
-    // integer below 2^37 and so exact.
-    using Pieces = std::array<double, 3>;
-
-    Pieces pieces_of(u128 x)
-    {
-      const u128 mask = (u128(1) << piece_bits) - 1;
-      return {double(static_cast<std::uint64_t>(x >> (2 * piece_bits))),
-              double(static_cast<std::uint64_t>((x >> piece_bits) & mask)),
-              double(static_cast<std::uint64_t>(x & mask))};
-    }
-
-    struct Moduli
-    {
-      std::array<int, max_moduli> m{};
-      // For N moduli: M_N = m_1 ⋯ m_N, log2 M_N, and the weights of the reconstruction.
-      std::array<u128, max_moduli + 1> product{};
-      std::array<double, max_moduli + 1> bits{};
-      std::array<std::array<u128, max_moduli>, max_moduli + 1> weight{};
-    };
-
-    // a⁻¹ mod m, for a and m coprime (the extended Euclidean algorithm).
-    long long inverse_mod(long long a, long long m)
-    {
-      long long r0 = m, r1 = ((a % m) + m) % m, t0 = 0, t1 = 1;
-      while (r1 != 0)
-        {
-          const long long q = r0 / r1;
-          r0 -= q * r1;
-          std::swap(r0, r1);
-          t0 -= q * t1;
-          std::swap(t0, t1);
-        }
-      return ((t0 % m) + m) % m;
-    }
-
-    const Moduli &moduli()
-    {
-      static const Moduli table = [] {
-        Moduli t;
-        int count = 0;
-        for (int candidate = 256; count < max_moduli; --candidate)
-          {
-            bool coprime = true;
-            for (int i = 0; i < count; ++i)
-              coprime = coprime && std::gcd(candidate, t.m[i]) == 1;
-            if (coprime)
-              t.m[count++] = candidate;
-          }
-        t.product[0] = 1;
-        for (int n = 1; n <= max_moduli; ++n)
-          {
-            t.product[n] = t.product[n - 1] * u128(t.m[n - 1]);
-            t.bits[n] = t.bits[n - 1] + std::log2(double(t.m[n - 1]));
-            for (int i = 0; i < n; ++i)
-              {
-                const u128 others = t.product[n] / u128(t.m[i]);
-                t.weight[n][i] = others * u128(inverse_mod(static_cast<long long>(others % u128(t.m[i])), t.m[i]));
-              }
-          }
-        return t;
-      }();
-      return table;
-    }
+    // The number theory (the moduli, the weights, remainders and conversions in
+    // double, the rebuilding of an entry) is in ozaki_arithmetic.h, shared with the
+    // CPU tests; the kernels below walk the operands and C with it.
+    using ozaki::as_int;
+    using ozaki::max_moduli;
+    using ozaki::ModuliInUse;
+    using ozaki::Reconstruction;
 
     // @sect3{An operand as lines}
     //
@@ -122,28 +52,6 @@ namespace step4
     Lines columns_of_b(const GemmArgs<double> &g)
     {
       return {g.b, g.ldb, g.shape.op_b != Op::none, g.shape.n, g.shape.k};
-    }
-
-    // @sect3{Exact conversions without the conversion unit}
-    //
-    // A GPU converts between integers and doubles in a unit that does 16 conversions per
-    // clock and SM, a quarter of the rate of its double adds. The passes below convert
-    // per entry and per modulus, so they use the old trick instead: the double
-    // 1.5 · 2^52 has a unit in its last place of exactly 1, so adding any integer v
-    // with |v| < 2^51 to it is exact, and v then sits in the low bits of the sum (as two's
-    // complement in the low 32 bits, for |v| < 2^31). Rounding x to the nearest integer
-    // is (x + 1.5 · 2^52) − 1.5 · 2^52, and one fused multiply-add rounds x·y.
-    constexpr double magic = 6755399441055744.0; // 1.5 · 2^52
-
-    __device__ double nearest_integer_of_product(double x, double y) { return fma(x, y, magic) - magic; }
-
-    // v, an integer-valued double with |v| < 2^31, as an int: the low word of v + magic.
-    __device__ int as_int(double v) { return __double2loint(v + magic); }
-
-    // An int as a double: v + 2^31 as the low word of magic + 2^31 + v, minus that.
-    __device__ double as_double(int v)
-    {
-      return __hiloint2double(0x43380000, v ^ static_cast<int>(0x80000000)) - (magic + 2147483648.0);
     }
 
     // @sect3{Pass 1: each line's size}
@@ -285,20 +193,9 @@ namespace step4
       });
     }
 
-    // The moduli as the residues and the reconstruction use them.
-    struct ModuliOnDevice
-    {
-      int count;
-      double m[max_moduli], inverse[max_moduli];
-    };
-
     // The residues: x' = round(x 2^(K − e)), |x'| ≤ 2^K (K ≤ 54, see the header), then
-    // for each modulus the remainder r = x' − m·q with q the integer nearest to x'/m.
-    // q comes from x'·fl(1/m), which is off by at most 2^54 u / m < 0.01 from x'/m, so
-    // r lies within ±(m/2 + 0.01 m) (exactly: the fma computes the exact value, an
-    // integer, which is representable); one correction by m brings it into the int8
-    // range −128..127. Any value congruent to x' mod m will do.
-    __global__ void residues(Lines lines, const int *exponent, int bits, ModuliOnDevice moduli, int padded,
+    // its residue modulo each modulus in int8 (ozaki::int8_residue).
+    __global__ void residues(Lines lines, const int *exponent, int bits, ModuliInUse moduli, int padded,
                              long stride, std::int8_t *out)
     {
       __shared__ Tile t;
@@ -312,14 +209,9 @@ namespace step4
         std::int8_t *to = out + static_cast<long>(line) * padded + p;
         for (int s = 0; s < moduli.count; ++s)
           {
-            const int m = static_cast<int>(moduli.m[s]);
             int r[4];
             for (int c = 0; c < 4; ++c)
-              {
-                const double q = nearest_integer_of_product(fixed[c], moduli.inverse[s]);
-                r[c] = as_int(fma(-q, moduli.m[s], fixed[c]));
-                r[c] = r[c] > 127 ? r[c] - m : r[c] < -128 ? r[c] + m : r[c];
-              }
+              r[c] = ozaki::int8_residue(fixed[c], moduli.m[s], moduli.inverse[s]);
             *reinterpret_cast<std::uint32_t *>(to + s * stride) = packed(r);
           }
       });
@@ -364,43 +256,12 @@ namespace step4
 
     // @sect3{Pass 4: the reconstruction}
     //
-    // Entry (i, j) from its N integer products P_t: the Chinese remainder theorem gives
-    // x = Σ c_t w_t mod M with c_t ≡ P_t (mod m_t), and the entry is the representative
-    // of x between −M/2 and M/2, times 2^-(s_i + t_j).
-    //
-    // All of it is done exactly in double precision. c_t = P_t − m_t·round(P_t / m_t)
-    // lies in [−m_t/2, m_t/2], so |c_t| ≤ 128. Each weight w_t < M < 2^111 is held in
-    // three pieces of 37 bits (Pieces above): c_t times a piece is below 2^44, and the
-    // three sums S_0, S_1, S_2 of at most 14 such products stay below 2^48, exact. Their
-    // value S = S_0 2^74 + S_1 2^37 + S_2 satisfies |S| < 14 · 128 M < 2^11 M, so the
-    // integer q nearest to S/M, from S and 1/M in double (off by less than 2^-40 from
-    // S/M), is below 2^11 and makes q M_k, piece by piece, exact again. x = S − q M is
-    // then D_0 2^74 + D_1 2^37 + D_2 with D_k = S_k − q M_k exact, and lies within
-    // (−M/2, M/2) up to 2^-39 M, where the only representative of the true entry is
-    // (the number of moduli leaves a margin for that). Last, x as one double: D_0 2^37
-    // + D_1 summed exactly (Knuth's two-sum), then the 2^37 times that plus D_2 in two
-    // roundings, of which the first is exact unless |x| > 2^89, so that the whole
-    // conversion errs by at most u (1 + 2^-40) |x|.
-    struct Reconstruction
-    {
-      ModuliOnDevice moduli;
-      double weight[3][max_moduli]; // w_t = weight[0][t] 2^74 + weight[1][t] 2^37 + weight[2][t]
-      double product[3];            // M in the same pieces
-      double inverse_product;       // 1/M
-    };
-
-    __device__ void two_sum(double a, double b, double &sum, double &error)
-    {
-      sum = a + b;
-      const double b_part = sum - a;
-      error = (a - (sum - b_part)) + (b - b_part);
-    }
-
+    // Each entry of C from its N products (ozaki::rebuilt, exact up to the one rounding
+    // to double), times 2^(e_i + e_j − 2K), times α, plus β C.
     __global__ void reconstruct(const std::int32_t *products, long stride, int ld_products, Reconstruction r,
                                 const int *exponent_a, const int *exponent_b, int bits, double alpha, double beta,
                                 double *c, int ldc, int m, int n, bool lower_only)
     {
-      constexpr double two_37 = 137438953472.0, two_74 = two_37 * two_37;
       // A row of C per block row of the grid, its columns across the threads (no
       // division to find (i, j): a 64-bit one costs as much as the rest of an entry).
       for (int i = blockIdx.y; i < m; i += gridDim.y)
@@ -409,21 +270,8 @@ namespace step4
           for (int j = blockIdx.x * blockDim.x + threadIdx.x; j < (lower_only ? min(n, i + 1) : n);
                j += gridDim.x * blockDim.x)
             {
-              double s[3] = {0, 0, 0};
-              for (int t = 0; t < r.moduli.count; ++t)
-                {
-                  const double p = as_double(products[t * stride + static_cast<long>(i) * ld_products + j]);
-                  const double residue = fma(-nearest_integer_of_product(p, r.moduli.inverse[t]), r.moduli.m[t], p);
-                  for (int k = 0; k < 3; ++k)
-                    s[k] = fma(residue, r.weight[k][t], s[k]);
-                }
-              const double q = rint(fma(s[0], two_74, fma(s[1], two_37, s[2])) * r.inverse_product);
-              double d[3];
-              for (int k = 0; k < 3; ++k)
-                d[k] = fma(-q, r.product[k], s[k]);
-              double high, low;
-              two_sum(d[0] * two_37, d[1], high, low);
-              const double x = fma(high, two_37, fma(low, two_37, d[2]));
+              const long ij = static_cast<long>(i) * ld_products + j;
+              const double x = ozaki::rebuilt(r, [&](int t) { return products[t * stride + ij]; });
               const double value = ldexp(x, shift_i + exponent_b[j] - bits);
               double &out = c[static_cast<long>(i) * ldc + j];
               out = beta == 0 ? alpha * value : alpha * value + beta * out;
@@ -567,9 +415,8 @@ namespace step4
       const int bits = static_cast<int>(std::ceil(std::log2(relative)));
       const double needed =
         1 + 2.0 * bits + std::log2(spread * margin + k * std::ldexp(1.0, -bits - 1)) + std::log2(margin);
-      const Moduli &table = moduli();
       for (int count = 1; count <= max_moduli; ++count)
-        if (table.bits[count] > needed)
+        if (ozaki::moduli().bits[count] > needed)
           return {bits, count, ""};
       return {bits, 0,
               "the data need " + std::to_string(bits) + " bits, more than " + std::to_string(max_moduli) +
@@ -679,20 +526,10 @@ namespace step4
       const int count = choice.moduli, bits = choice.bits;
 
       // The residues and their products.
-      const Moduli &table = moduli();
-      const auto on_device = [&](int used) {
-        ModuliOnDevice d{used, {}, {}};
-        for (int t = 0; t < used; ++t)
-          {
-            d.m[t] = table.m[t];
-            d.inverse[t] = 1.0 / table.m[t];
-          }
-        return d;
-      };
-      residues<<<tiles_of(a, padded), tile_threads, 0, stream>>>(a, sizes_a.exponent, bits, on_device(count), padded,
+      residues<<<tiles_of(a, padded), tile_threads, 0, stream>>>(a, sizes_a.exponent, bits, ozaki::moduli_in_use(count), padded,
                                                                   long(stride_a), s.a.data());
       LAB_CHECK_LAUNCH();
-      residues<<<tiles_of(b, padded), tile_threads, 0, stream>>>(b, sizes_b.exponent, bits, on_device(count), padded,
+      residues<<<tiles_of(b, padded), tile_threads, 0, stream>>>(b, sizes_b.exponent, bits, ozaki::moduli_in_use(count), padded,
                                                                   long(stride_b), s.b.data());
       LAB_CHECK_LAUNCH();
       for (int t = 0; t < count; ++t)
@@ -700,15 +537,7 @@ namespace step4
                         s.products.data() + t * stride_c, ld);
 
       const int used = count - moduli_left_out;
-      Reconstruction r{on_device(used), {}, {}, 1.0 / static_cast<double>(table.product[count])};
-      const Pieces product = pieces_of(table.product[count]);
-      std::copy(product.begin(), product.end(), r.product);
-      for (int t = 0; t < used; ++t)
-        {
-          const Pieces w = pieces_of(table.weight[count][t]);
-          for (int piece = 0; piece < 3; ++piece)
-            r.weight[piece][t] = w[piece];
-        }
+      const Reconstruction r = ozaki::reconstruction_for(count, used);
       reconstruct<<<entries_grid(m, n), 256, 0, stream>>>(s.products.data(), long(stride_c), ld, r, sizes_a.exponent,
                                                            sizes_b.exponent, bits, g.alpha, g.beta, g.c, g.ldc, m, n,
                                                            g.output == lab::Output::lower_triangle);

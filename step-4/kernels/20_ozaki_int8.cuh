@@ -60,7 +60,8 @@
 // products, kept between calls (release_ozaki_scratch gives them back). The integer
 // products are cuBLAS's (cublasGemmEx, INT8 in, INT32 out, with op(A) and op(B) stored
 // with k contiguous, the layout its integer kernels want); the scaling, the residues
-// and the reconstruction are the kernels of 20_ozaki_int8.cu.
+// and the reconstruction are the kernels of 20_ozaki_int8.cu, on the exact arithmetic
+// of ozaki_arithmetic.h.
 
 #include "gemm.h"
 

@@ -52,12 +52,15 @@
 // (last_ozaki_report): when the data need more moduli than the reconstruction can
 // rebuild (14 here), as a row spanning many orders of magnitude does; when an input
 // holds NaN or infinity (which integers cannot carry; the double kernel propagates
-// them); when k ≥ 2^17 (the int32 sums could overflow).
+// them); when k ≥ 2^17 (the int32 sums could overflow); inside a CUDA graph's capture
+// (see below); where the GPU's free memory cannot hold its copies.
 //
 // <b>Its cost.</b> Unlike every other launcher of this step, kernel 20 waits for the GPU
-// once per product: how many integer products it launches depends on the bound, which
-// the host must read. Its memory is N int8 copies of both operands and N int32
-// products, kept between calls (release_ozaki_scratch gives them back). The integer
+// once per product (twice where the patterns' product is needed): how many integer
+// products it launches depends on the bound, which the host must read. Its memory is
+// room for 14 int8 copies of both operands and 14 int32 products, taken before the
+// bound says how many are needed and kept between calls (release_ozaki_scratch gives
+// it back); where that would pass 24 GiB, C is computed tile by tile. The integer
 // products are cuBLAS's (cublasGemmEx, INT8 in, INT32 out, with op(A) and op(B) stored
 // with k contiguous, the layout its integer kernels want); the scaling, the residues
 // and the reconstruction are the kernels of 20_ozaki_int8.cu, on the exact arithmetic

@@ -2,6 +2,7 @@
 
 #include "gemm_kernels.h"
 #include "kernels/ozaki_arithmetic.h"
+#include "kernels/ozaki_choices.h"
 
 #include <lab/cublas_gemm.h>
 #include <lab/cuda_check.h>
@@ -385,73 +386,6 @@ namespace step4
       return {0, 0, why};
     }
 
-    // @sect3{The bits K and the number of moduli}
-    //
-    // See the header for the bound. The rounding to K bits may cost (k + 2 − r) u of
-    // the product's |A||B|, where r ≤ 3 counts the roundings after it (the conversion of
-    // x to a double, the product with α unless α = 1, the sum with β C unless β = 0), so
-    // that the whole stays within DGEMM's own γ_(k+2) (the margins of 2^-20 cover the
-    // 2^-40 of the conversion and the float ratio). K is then the fewest bits with
-    // 2^-(K+1) ρ (1 + k 2^-K) ≤ budget, and N the fewest moduli with
-    // M > 2 · 2^2K (min(max s_i, max t_j) + k 2^-(K+1)), the bound on |A'B'|, with a
-    // margin of 2^-20 for the reconstruction's rounding of q.
-    struct Choice
-    {
-      int bits = 0, moduli = 0;
-      std::string impossible; // why the scheme cannot meet the bound, where it cannot
-    };
-
-    Choice choose(double ratio, double spread, int k, double alpha, double beta)
-    {
-      const double u = std::ldexp(1.0, -53), margin = 1 + std::ldexp(1.0, -20);
-      const int roundings = 1 + (alpha != 1) + (beta != 0);
-      const double budget = (k + 2 - roundings) * u / margin;
-      if (!(budget > 0))
-        return {0, 0, "k = 1 with alpha != 1 and beta != 0 leaves no room for any rounding"};
-      if (!std::isfinite(ratio))
-        return {0, 0, "an entry whose terms all lie below the bound's 7 bits: its error cannot be bounded"};
-      // k 2^-K ≤ 2^-10: K exceeds 35, as 2^-(K+1) ρ ≤ budget < 2^17 u forces with ρ ≥ 1.
-      const double relative = std::max(ratio, 1.0) * margin * (1 + std::ldexp(1.0, -10)) / (2 * budget);
-      const int bits = static_cast<int>(std::ceil(std::log2(relative)));
-      const double needed =
-        1 + 2.0 * bits + std::log2(spread * margin + k * std::ldexp(1.0, -bits - 1)) + std::log2(margin);
-      for (int count = 1; count <= max_moduli; ++count)
-        if (ozaki::moduli().bits[count] > needed)
-          return {bits, count, ""};
-      return {bits, 0,
-              "the data need " + std::to_string(bits) + " bits, more than " + std::to_string(max_moduli) +
-                " moduli can hold"};
-    }
-    // @sect3{Tiles of C, for memory}
-    //
-    // The scheme keeps up to 14 int8 copies of both operands and 14 int32 products: at
-    // m = n = 32768 and k = 65536 (step-5's HᵀH at 256 × 256 pixels) 112 GB, more than
-    // the GPU holds beside the operands. Each square tile of C is a product of its own
-    // (its rows of op(A), its columns of op(B), all of k), with its own bound, bits and
-    // moduli, so kernel 20 computes C tile by tile: the side the largest power of two,
-    // from max(m, n) down, whose copies fit in scratch_budget (24 GiB: n = 16384 is then
-    // one tile), and at least 1024. Then the tiles' copies of an operand are made once per
-    // tile of the other, a pass over n²-sized data more per tile: nothing beside the
-    // integer products. Tiles whose copies do not fit in the GPU's free memory fall back
-    // to the double kernel (fall_back above).
-    constexpr double scratch_budget = 24.0 * (1 << 30);
-
-    double scratch_bytes(int rows, int columns, int k)
-    {
-      const double padded = (k + 15) / 16 * 16, ld = (columns + 3) / 4 * 4;
-      return max_moduli * ((double(rows) + columns) * padded + 4.0 * rows * ld);
-    }
-
-    int tile_side(int m, int n, int k)
-    {
-      int side = 1024;
-      while (side < std::max(m, n))
-        side *= 2;
-      while (side > 1024 && scratch_bytes(std::min(side, m), std::min(side, n), k) > scratch_budget)
-        side /= 2;
-      return side;
-    }
-
     // One tile of C, the whole scheme: returns what it did.
     OzakiReport product_of_tile(const GemmArgs<double> &g, cudaStream_t stream, int moduli_left_out)
     {
@@ -520,16 +454,18 @@ namespace step4
         }
       double spread[2] = {0, 0};
       std::memcpy(spread, seen.spread, sizeof spread);
-      const Choice choice = choose(std::ldexp(double(ratio), 14), std::min(spread[0], spread[1]), k, g.alpha, g.beta);
+      const ozaki::Choice choice =
+        ozaki::choose(std::ldexp(double(ratio), 14), std::min(spread[0], spread[1]), k, g.alpha, g.beta);
       if (choice.moduli == 0)
         return fall_back(g, stream, choice.impossible);
       const int count = choice.moduli, bits = choice.bits;
 
       // The residues and their products.
-      residues<<<tiles_of(a, padded), tile_threads, 0, stream>>>(a, sizes_a.exponent, bits, ozaki::moduli_in_use(count), padded,
+      const ozaki::ModuliInUse in_use = ozaki::moduli_in_use(count);
+      residues<<<tiles_of(a, padded), tile_threads, 0, stream>>>(a, sizes_a.exponent, bits, in_use, padded,
                                                                   long(stride_a), s.a.data());
       LAB_CHECK_LAUNCH();
-      residues<<<tiles_of(b, padded), tile_threads, 0, stream>>>(b, sizes_b.exponent, bits, ozaki::moduli_in_use(count), padded,
+      residues<<<tiles_of(b, padded), tile_threads, 0, stream>>>(b, sizes_b.exponent, bits, in_use, padded,
                                                                   long(stride_b), s.b.data());
       LAB_CHECK_LAUNCH();
       for (int t = 0; t < count; ++t)
@@ -558,9 +494,9 @@ namespace step4
     if (capture != cudaStreamCaptureStatusNone)
       return void(report() = fall_back(g, stream, "inside a CUDA graph's capture: it reads its bound on the host"));
 
-    // C tile by tile (see tile_side); of a lower triangle only the tiles that hold
+    // C tile by tile (ozaki::tile_side); of a lower triangle only the tiles that hold
     // some of it, those on the diagonal as lower triangles themselves.
-    const int side = options.tile_side > 0 ? options.tile_side : tile_side(m, n, k);
+    const int side = options.tile_side > 0 ? options.tile_side : ozaki::tile_side(m, n, k);
     OzakiReport total;
     for (int row = 0; row < m; row += side)
       for (int column = 0; column < n; column += side)

@@ -50,7 +50,8 @@
 // <b>When the scheme does not pay or cannot work</b> the kernel computes the product
 // with the course's own double kernel (step4::gemm in double) instead, and says so
 // (last_ozaki_report): when the data need more moduli than the reconstruction can
-// rebuild (14 here), as a row spanning many orders of magnitude does; when an input
+// rebuild (14 here) or more than 54 bits (the residues' range), as a row spanning many
+// orders of magnitude does; when an input
 // holds NaN or infinity (which integers cannot carry; the double kernel propagates
 // them); when k ≥ 2^17 (the int32 sums could overflow); inside a CUDA graph's capture
 // (see below); where the GPU's free memory cannot hold its copies.

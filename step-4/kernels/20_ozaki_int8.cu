@@ -7,6 +7,7 @@
 #include <lab/cublas_gemm.h>
 #include <lab/cuda_check.h>
 #include <lab/device_buffer.h>
+#include <lab/memory.h>
 
 #include <cublas_v2.h>
 
@@ -292,7 +293,8 @@ namespace step4
       // Grows the copies and the products to the given counts where they are smaller,
       // unless the GPU's free memory (with what the buffers that grow give back first)
       // cannot hold them, less 256 MiB for cuBLAS's and the caller's own needs: then
-      // returns false and changes nothing.
+      // returns false and changes nothing. The GPU is asked only when something grows,
+      // not on every product.
       bool reserve(std::size_t a_count, std::size_t b_count, std::size_t products_count)
       {
         double given_back = 0, taken = 0;
@@ -306,9 +308,9 @@ namespace step4
         grow(a.count(), a_count, 1);
         grow(b.count(), b_count, 1);
         grow(products.count(), products_count, 4);
-        std::size_t free_bytes = 0, total_bytes = 0;
-        LAB_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-        if (taken > double(free_bytes) + given_back - 256.0 * (1 << 20))
+        if (taken == 0)
+          return true;
+        if (taken > lab::available_memory(true).device_bytes + given_back - 256.0 * (1 << 20))
           return false;
         at_least(a, a_count);
         at_least(b, b_count);
@@ -497,11 +499,11 @@ namespace step4
     // C tile by tile (ozaki::tile_side); of a lower triangle only the tiles that hold
     // some of it, those on the diagonal as lower triangles themselves.
     const int side = options.tile_side > 0 ? options.tile_side : ozaki::tile_side(m, n, k);
+    const bool lower = g.output == lab::Output::lower_triangle;
     OzakiReport total;
     for (int row = 0; row < m; row += side)
       for (int column = 0; column < n; column += side)
         {
-          const bool lower = g.output == lab::Output::lower_triangle;
           if (lower && column > row)
             continue;
           GemmArgs<double> tile = g.block(row, column, std::min(side, m - row), std::min(side, n - column));

@@ -9,6 +9,7 @@
 #include "variants/7_panel_by_halves.cuh"
 #include "variants/8_base_block_in_registers.cuh"
 #include "variants/9_lower_triangle_update.cuh"
+#include "variants/10_recursive.cuh"
 
 #include <algorithm>
 
@@ -41,6 +42,8 @@ namespace step2
        true, panel_by_halves_workspace<T>, factorize_8_base_block_in_registers<T>, panel_by_halves_width},
       {"9_lower_triangle_update", "variant 8 with the rest of the trailing update as one lower-triangle product",
        true, panel_by_halves_workspace<T>, factorize_9_lower_triangle_update<T>, panel_by_halves_width},
+      {"10_recursive", "by halves: variant 9 on parts of 16 panels, the solves and updates between them by halves",
+       true, recursive_workspace<T>, factorize_10_recursive<T>, panel_by_halves_width},
     };
     return list;
   }

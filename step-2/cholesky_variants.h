@@ -9,11 +9,12 @@
 //
 // A variant is called through one signature, so that the program, the tests and
 // step-5 treat them alike: the arguments below, enqueued on a stream, returning at
-// once (the work runs asynchronously, like a kernel launch). Variants 4, 5, 7 and 8 spend
-// their flops in matrix products and take the product as a lab::Gemm (cuBLAS in this
-// step's program, step-4's kernels in step-5); variants 1 to 3 are the course's own
-// kernels throughout and ignore it. Variants that need scratch memory say how much,
-// so that the caller allocates it once, outside any timing.
+// once (the work runs asynchronously, like a kernel launch). Variants 4, 5 and 7 to 10
+// spend their flops in matrix products and take the product as a lab::Gemm (cuBLAS in
+// this step's program, step-4's kernels in step-4's and step-5's); variants 1 to 3 are
+// the course's own kernels throughout and ignore it. Variants that need scratch memory
+// say how much, so that the caller allocates it once, outside any timing. Variant 10
+// runs variant 9's loop on parts of its matrix, through the two fields it sets.
 
 #include <lab/gemm.h>
 
@@ -45,7 +46,7 @@ namespace step2
     int ld = 0;
     int *info = nullptr;            // device: 0, or the failing column + 1
     T *workspace = nullptr;         // workspace_elements(n) entries, or nullptr if 0
-    lab::Gemm<T> gemm;              // the product variants 4-8 use
+    lab::Gemm<T> gemm;              // the product variants 4, 5 and 7 to 10 use
     cudaStream_t stream = nullptr;
     int panel_width = 512;          // nb of variants 4 and 5: the width of a panel
                                     // (variants 7, 8: from it to twice it)
@@ -53,6 +54,13 @@ namespace step2
     int bandwidth = -1;             // variants 4, 5, 7, 8: b ≥ 0 says A(i, j) = 0 for
                                     // i − j > b (a band matrix), and they skip what
                                     // lies outside the band; −1: a dense matrix
+    // Set by variant 10 when it hands a part of its matrix to variant 9's loop:
+    int first_column = 0;           // this matrix's first column in the whole one:
+                                    // info reports columns from there, and a part
+                                    // after the first (> 0) keeps the info it finds
+    T *panel_inverses = nullptr;    // where each panel keeps X = L_11^{-1}: the panel
+                                    // at p in rows p ... of this strip of nb columns
+                                    // (nullptr: in the workspace, until the next panel)
 
     // One past the last row in which columns p ... p + w − 1 can hold nonzeros: n for
     // a dense matrix, p + w + b for a band (Cholesky creates no fill outside the band,
@@ -73,7 +81,7 @@ namespace step2
     void (*factorize)(const CholeskyArgs<T> &);
     // The width of the panels it factorises A of order n in, given
     // CholeskyArgs::panel_width: that width for variants 4 and 5, up to twice it for
-    // 7 to 9 (panel_by_halves_width). A band storage (step-5) is laid out for it.
+    // 7 to 10 (panel_by_halves_width). A band storage (step-5) is laid out for it.
     int (*panel_width)(int n, int panel_width);
   };
 
@@ -106,7 +114,7 @@ namespace step2
     return args;
   }
 
-  // Variants 1 to 5, 7 and 8 in teaching order, for float and double.
+  // Variants 1 to 5 and 7 to 10 in teaching order, for float and double.
   template <typename T>
   const std::vector<Variant<T>> &variants();
 

@@ -11,7 +11,9 @@
 // (look-ahead); variant 7 shortens the panel's chain (its diagonal block by halves);
 // variant 8 shortens it again (the smallest blocks factorised and inverted in registers);
 // variant 9 does the rest of each trailing update as one product that computes only the
-// lower triangle, and runs also as a CUDA graph; variant 6 solves A x = b with variant 8's
+// lower triangle; variant 10 runs variant 9 on halves of the matrix, so that the
+// products between them are as large as the matrix allows, and runs also as a CUDA
+// graph; variant 6 solves A x = b with variant 8's
 // factorisation in float, its products in TF32, and iterative refinement in float or
 // double. Every
 // variant is checked by its residual and timed against cuSOLVER in the same run on the
@@ -72,8 +74,8 @@ namespace step2
 {
   // @sect3{What the program was asked to do}
   //
-  // `--variant NAME` picks one of the seven variants by number or name. Variants 1 to 5
-  // and 7 are factorisations, the list `variants<T>()`; variant 6 is a solve
+  // `--variant NAME` picks one of the ten variants by number or name. Variants 1 to 5
+  // and 7 to 10 are factorisations, the list `variants<T>()`; variant 6 is a solve
   // (MixedPrecisionSolve), which the list does not hold. The name is
   // looked up once, when the command line is read, into what it picks: its kind and
   // its full name. From then on the program asks the kind, not the name.
@@ -150,8 +152,9 @@ namespace step2
   // factor with its copy in T. On the GPU: A as generated (each run starts from it),
   // the matrix being factorised, variant 6's float factor, cuSOLVER IRS's workspace (a
   // float LU of A, and less beside it: counted as one float matrix), and the largest
-  // workspace of a variant (variants 7 to 9's: an n×2nb copy of a panel and two 2nb×2nb
-  // blocks); potrf's workspace is small beside them.
+  // workspace of a variant (variant 10's: variant 9's n×2nb copy of a panel and two
+  // 2nb×2nb blocks, and an n×2nb strip of panel inverses); potrf's workspace is small
+  // beside them.
   template <typename T>
   lab::Memory memory_needed(int n, int panel_width)
   {
@@ -448,7 +451,7 @@ int main(int argc, char **argv)
   CLI::App app{"step-2: blocked Cholesky factorisation, from the 2011 design to cuSOLVER speed",
                "step-2"};
   lab::add_common_options(app, settings.options);
-  app.add_option("--variant", variant, "Run one variant only, by number or name (1 ... 9), beside cuSOLVER")
+  app.add_option("--variant", variant, "Run one variant only, by number or name (1 ... 10), beside cuSOLVER")
     ->type_name("NAME")
     ->check([](const std::string &name) {
       return variant_named(name) ? std::string() : "no variant named '" + name + "'";
@@ -459,7 +462,7 @@ int main(int argc, char **argv)
     ->excludes(app.get_option("--sizes"))
     ->excludes(app.get_option("--max-size"));
   app.add_option("--panel-width", settings.panel_width,
-                 "Panel width nb of variants 4 and 5, the least of variants 6 to 9 (a multiple of 64, at most " +
+                 "Panel width nb of variants 4 and 5, the least of variants 6 to 10 (a multiple of 64, at most " +
                    std::to_string(max_diagonal_block) + "; default: 512 in float, 256 in double)")
     ->type_name("NB")
     ->check([](const std::string &text) {
@@ -501,7 +504,7 @@ int main(int argc, char **argv)
                   "its four refinement methods\n");
       std::printf("check: ||L L^T - A||_F / ||A||_F <= %g n eps, every entry in double (on the GPU above "
                   "n = %d); random SPD matrices of condition %g; panel width of variants 4 and 5: %d (float), "
-                  "%d (double), of variants 7 to 9 about n/16 from that to twice that (variant 6: float's, in "
+                  "%d (double), of variants 7 to 10 about n/16 from that to twice that (variant 6: float's, in "
                   "both)\n",
                   residual_constant, on_host_up_to, condition_number, settings.panel_width_for<float>(),
                   settings.panel_width_for<double>());

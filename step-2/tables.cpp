@@ -91,7 +91,7 @@ namespace step2
     const std::string width = std::to_string(panel_width);
     put(cholesky_, "cholesky_" + std::string(precision) + ".dat", "step-2 (blocked Cholesky against cuSOLVER potrf)",
         {"times in milliseconds (GPU: kernels only; copies_ms = A up and L down, pageable memory); NaN = not run",
-         "panel width of variants 4 and 5: " + width + ", of variants 7 to 9: n/16 rounded up to a multiple of 64, from " +
+         "panel width of variants 4 and 5: " + width + ", of variants 7 to 10: n/16 rounded up to a multiple of 64, from " +
            width + " to " + std::to_string(2 * panel_width),
          variants<T>().back().name + "_graph: the last variant captured in a CUDA graph (capture time in "
          "graph_capture_ms, not in the timing)",

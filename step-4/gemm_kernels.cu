@@ -167,11 +167,16 @@ namespace step4
 
   // Kernel 20 where its integer products outweigh its passes (see gemm_kernels.h; the
   // thresholds are the H200's, step-4's results page has the measurements).
-  void CourseGemmOzaki::operator()(const GemmArgs<double> &g, cudaStream_t stream) const
+  bool runs_on_kernel_20(const GemmArgs<double> &g)
   {
     const GemmShape &s = g.shape;
     const bool large = s.m >= 4096 && s.n >= 4096 && s.k >= 4096 && double(s.m) * s.n * s.k > 4096.0 * 4096 * 4096;
-    if (large && g.output == lab::Output::whole && wgmma_available())
+    return large && g.output == lab::Output::whole && wgmma_available();
+  }
+
+  void CourseGemmOzaki::operator()(const GemmArgs<double> &g, cudaStream_t stream) const
+  {
+    if (runs_on_kernel_20(g))
       launch_20_ozaki_int8(g, stream);
     else
       gemm(g, stream);

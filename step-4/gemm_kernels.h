@@ -100,4 +100,8 @@ namespace step4
     void operator()(const GemmArgs<double> &g, cudaStream_t stream = nullptr) const;
   };
   inline constexpr CourseGemmOzaki gemm_ozaki{};
+
+  // Whether step4::gemm_ozaki gives this product to kernel 20 (which may still leave it
+  // to the double kernel: its report says why).
+  bool runs_on_kernel_20(const GemmArgs<double> &g);
 } // namespace step4

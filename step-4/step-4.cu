@@ -19,7 +19,8 @@
 // then a few rectangular and transposed shapes, the kind later steps need; and writes
 // the tables under `<out>/step-4/`.
 // `--kernel NAME` runs a single kernel (with cuBLAS beside it): the loop for a student
-// working on one idea.
+// working on one idea. `--cholesky` runs, instead of the sweep, step-2's Cholesky on
+// kernel 20's products against cuSOLVER's dpotrf (sweep/cholesky_on_kernel_20.h).
 
 // The program's stages, each in its own file under sweep/, are called in order by
 // run_sweep() at the end of this file: the CPU loops, kernel 11's tuning, the float
@@ -30,6 +31,7 @@
 // @sect3{Include files}
 #include "gemm_check.h"
 #include "gemm_kernels.h"
+#include "sweep/cholesky_on_kernel_20.h"
 #include "sweep/cpu_timing.h"
 #include "sweep/double_precision.h"
 #include "sweep/measurement.h"
@@ -274,6 +276,10 @@ int main(int argc, char **argv)
                ? std::string()
                : "no kernel named '" + name + "'";
     });
+  app.add_flag("--cholesky", settings.cholesky,
+               "Instead of the sweep: step-2's double Cholesky (variants 9 and 10) on cuBLAS, step-4's kernels "
+               "and kernel 20, each against cuSOLVER dpotrf (default sizes 16384,32768)")
+    ->excludes(app.get_option("--kernel"));
   if (const auto exit_code = lab::parse_command_line(app, argc, argv))
     return *exit_code;
 
@@ -288,6 +294,14 @@ int main(int argc, char **argv)
       if (settings.use_gpu)
         std::printf("%s\n", lab::vendor_math_line().c_str());
 
+      if (settings.cholesky)
+        {
+          const std::vector<int> sizes = cholesky_sizes(settings);
+          lab::prepare_output_folder(settings.options.out + "/step-4");
+          lab::refuse_sizes_that_do_not_fit(sizes, cholesky_memory_needed, "double", settings.use_gpu);
+          run_cholesky_on_kernel_20(settings, sizes, checks);
+          return;
+        }
       const std::vector<int> sizes = lab::choose_sizes(settings.options, full_sweep, quick_sweep);
       lab::prepare_output_folder(settings.options.out + "/step-4");
       lab::for_each_precision(settings.options, [&](auto zero) {

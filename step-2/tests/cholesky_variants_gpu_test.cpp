@@ -2,9 +2,10 @@
 // break the tiling (1, 2, tile ± 1 for the tiles 16 and 64 and the panel widths,
 // primes, about a thousand), in float and double; on matrices that fail at a chosen
 // column (first, middle, last), which every variant must report as LAPACK's info,
-// leaving no NaN behind; band matrices (variants 4, 5, 7, 8 and 9 with a bandwidth),
-// which must not touch what lies beyond the band; variants 5, 7, 8 and 9 also as CUDA
-// graphs;
+// leaving no NaN behind; variant 10 on sizes it cuts in halves, once and twice, and
+// failing in either half; band matrices (variants 4, 5, 7, 8 and 9 with a bandwidth),
+// which must not touch what lies beyond the band; variants 5, 7, 8, 9 and 10 also as
+// CUDA graphs;
 // variant 8's base block alone, its factor and its inverse; variant 6's refined solve
 // against FP32's accuracy. The workspace is poisoned (all NaN) before each run, so a
 // variant that reads scratch it did not write fails. This program exits with 77
@@ -12,6 +13,7 @@
 #include "cholesky_variants.h"
 #include "cusolver_cholesky.h"
 #include "gpu_timing.h"
+#include "variants/10_recursive.cuh"
 #include "variants/6_mixed_precision_solve.cuh"
 #include "variants/base_block_in_registers.cuh"
 #include "spd_except_at.h"
@@ -177,6 +179,50 @@ TEST_CASE("variants 7, 8 and 9 with panels wider than the panel width asked for"
         CHECK(factorize(*step2::find_variant<double>(name), ad, ld, cublas, 64) == 0);
         CHECK(lab::cholesky_residual(ad, ld) <= lab::tolerance<double>(4, n));
       }
+}
+
+TEST_CASE("variant 10 by halves: once and twice, both precisions", "[gpu]")
+{
+  // With panel widths of 64, variant 10 takes panels of 128 from n = 2049 on and hands
+  // parts of up to 16 of them (2048 rows) to variant 9: n = 2113 is cut once (at 1152),
+  // n = 4500 twice on each side, and its first update's triangle (2196 rows, at least
+  // twice eight panels) is halved too. Sizes that are no multiple of a panel.
+  lab::Cublas cublas;
+  const step2::Variant<double> &recursive = *step2::find_variant<double>("10");
+  for (const int n : {2113, 4500})
+    {
+      INFO("n = " << n);
+      REQUIRE(n > step2::recursion_base(n, 64));
+      const lab::Matrix<double> a = lab::random_spd<double>(n, 1e3, n);
+      lab::Matrix<double> l;
+      CHECK(factorize(recursive, a, l, cublas, 64) == 0);
+      CHECK(lab::cholesky_residual(a, l) <= lab::tolerance<double>(4, n));
+      const lab::Matrix<float> af = lab::convert<float>(a);
+      lab::Matrix<float> lf;
+      CHECK(factorize(*step2::find_variant<float>("10"), af, lf, cublas, 64) == 0);
+      CHECK(lab::cholesky_residual(af, lf) <= lab::tolerance<float>(4, n));
+    }
+}
+
+TEST_CASE("variant 10 reports the failing column in either half and leaves no NaN", "[gpu]")
+{
+  // n = 2113 is cut after column 1151: a failure in the first half, on either side of
+  // the cut, and in the last column. The parts after a failure must keep its column.
+  lab::Cublas cublas;
+  const int n = 2113;
+  const lab::Matrix<double> spd = lab::random_spd<double>(n, 100, 7);
+  for (const int c : {0, 700, 1151, 1152, n - 1})
+    {
+      INFO("failing column " << c);
+      const lab::Matrix<double> a = failing_at<double>(spd, c);
+      lab::Matrix<double> l;
+      CHECK(factorize(*step2::find_variant<double>("10"), a, l, cublas, 64) == c + 1);
+      CHECK(lower_triangle_is_finite(l));
+      const lab::Matrix<float> af = lab::convert<float>(a);
+      lab::Matrix<float> lf;
+      CHECK(factorize(*step2::find_variant<float>("10"), af, lf, cublas, 64) == c + 1);
+      CHECK(lower_triangle_is_finite(lf));
+    }
 }
 
 namespace
@@ -393,6 +439,29 @@ TEST_CASE("variants 5, 7, 8 and 9 captured in a CUDA graph and launched twice", 
             CHECK(lab::cholesky_residual(a, l) <= lab::tolerance<double>(4, n));
           }
       }
+}
+
+TEST_CASE("variant 10, cut in halves, captured in a CUDA graph and launched twice", "[gpu]")
+{
+  lab::Cublas cublas;
+  const int n = 2113; // cut once with panel widths of 64
+  const step2::Variant<double> &variant = *step2::find_variant<double>("10");
+  const lab::Matrix<double> a = lab::random_spd<double>(n, 1e3, 50 + n);
+  OnDevice<double> device(variant, a, cublas, 64);
+  lab::CudaGraph graph;
+  graph.capture([&](cudaStream_t stream) {
+    device.args.stream = stream;
+    variant.factorize(device.args);
+  });
+  for (int run = 0; run < 2; ++run)
+    {
+      INFO("run " << run);
+      device.reset();
+      graph.launch();
+      lab::Matrix<double> l;
+      CHECK(device.result(l) == 0);
+      CHECK(lab::cholesky_residual(a, l) <= lab::tolerance<double>(4, n));
+    }
 }
 
 namespace

@@ -29,6 +29,15 @@ namespace step2
   } // namespace
 
   template <typename T>
+  PanelInverse<T> panel_inverse(const CholeskyArgs<T> &args, int p)
+  {
+    const int nb = std::min(args.n, args.panel_width), w = std::min(nb, args.n - p);
+    if (args.panel_inverses == nullptr)
+      return {args.workspace, w};
+    return {args.panel_inverses + static_cast<long>(p) * nb, nb};
+  }
+
+  template <typename T>
   void solve_panel_below(const CholeskyArgs<T> &args, int p, cudaStream_t s)
   {
     const int n = args.n, ld = args.ld, nb = std::min(args.n, args.panel_width);
@@ -36,15 +45,15 @@ namespace step2
     const int below = args.rows_end(p, w) - p - w;
     if (below == 0)
       return;
-    const T *const x = args.workspace;
+    const PanelInverse<T> x = panel_inverse(args, p);
     T *const copy = args.workspace + 2 * static_cast<long>(nb) * nb;
     lab::copy_block(copy, w, entry(args, p + w, p), ld, below, w, s);
     lab::GemmArgs<T> g;
     g.shape = {below, w, w, lab::Op::none, lab::Op::transpose};
     g.a = copy;
     g.lda = w;
-    g.b = x;
-    g.ldb = w;
+    g.b = x.x;
+    g.ldb = x.ld;
     g.c = entry(args, p + w, p);
     g.ldc = ld;
     args.gemm(g, s);
@@ -56,14 +65,15 @@ namespace step2
   {
     const int n = args.n, ld = args.ld, nb = std::min(args.n, args.panel_width);
     const int w = std::min(nb, n - p);           // this panel's width
-    T *const x = args.workspace, *const scratch = x + static_cast<long>(nb) * nb;
+    T *const scratch = args.workspace + static_cast<long>(nb) * nb;
+    const PanelInverse<T> x = panel_inverse(args, p);
     // 1. The diagonal block.
-    diagonal(entry(args, p, p), w, ld, args.info, p, s);
+    diagonal(entry(args, p, p), w, ld, args.info, args.first_column + p, s);
     if (args.rows_end(p, w) == p + w)
       return; // nothing below it
     // 2. The panel below it: X = L_11^{-1}, then L_21 = A_21 X^T.
-    LAB_CHECK(cudaMemsetAsync(x, 0, sizeof(T) * w * w, s));
-    invert_lower_block(entry(args, p, p), w, ld, x, w, scratch, args.info, args.gemm, s);
+    LAB_CHECK(cudaMemsetAsync(x.x, 0, sizeof(T) * w * x.ld, s));
+    invert_lower_block(entry(args, p, p), w, ld, x.x, x.ld, scratch, args.info, args.gemm, s);
     solve_panel_below(args, p, s);
   }
 
@@ -123,6 +133,8 @@ namespace step2
                                 cudaStream_t);
   template void factorize_panel(const CholeskyArgs<double> &, int, DiagonalBlockFactorization<double>,
                                 cudaStream_t);
+  template PanelInverse<float> panel_inverse(const CholeskyArgs<float> &, int);
+  template PanelInverse<double> panel_inverse(const CholeskyArgs<double> &, int);
   template void solve_panel_below(const CholeskyArgs<float> &, int, cudaStream_t);
   template void solve_panel_below(const CholeskyArgs<double> &, int, cudaStream_t);
   template void update_block_column(const CholeskyArgs<float> &, int, int, int, int,

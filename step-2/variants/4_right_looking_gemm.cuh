@@ -49,8 +49,21 @@ namespace step2
   void factorize_panel(const CholeskyArgs<T> &args, int p, DiagonalBlockFactorization<T> diagonal,
                        cudaStream_t stream);
 
+  // Where the panel at column p keeps X = L_11^{-1} (w×w, its upper triangle zero): at
+  // the start of the workspace, leading dimension w, where the next panel's overwrites
+  // it; or, when the caller keeps every panel's (CholeskyArgs::panel_inverses, variant
+  // 10), at row p of that strip, leading dimension nb.
+  template <typename T>
+  struct PanelInverse
+  {
+    T *x;
+    int ld;
+  };
+  template <typename T>
+  PanelInverse<T> panel_inverse(const CholeskyArgs<T> &args, int p);
+
   // The second half of step 2: L_21 = A_21 X^T below the diagonal block of the panel at
-  // p, with X = L_11^{-1} already in the workspace (w×w, leading dimension w).
+  // p, with X = L_11^{-1} already where panel_inverse says.
   template <typename T>
   void solve_panel_below(const CholeskyArgs<T> &args, int p, cudaStream_t stream);
 

@@ -16,10 +16,11 @@ namespace step2
     void panel_by_halves(const CholeskyArgs<T> &args, int p, cudaStream_t s)
     {
       const int nb = std::min(args.n, args.panel_width), w = std::min(nb, args.n - p);
-      T *const x = args.workspace, *const scratch = x + static_cast<long>(nb) * nb;
-      LAB_CHECK(cudaMemsetAsync(x, 0, sizeof(T) * w * w, s));
-      factorize_and_invert_by_halves(args.a + static_cast<long>(p) * args.ld + p, w, args.ld, x, w, scratch,
-                                     args.info, p, base, args.gemm, s);
+      T *const scratch = args.workspace + static_cast<long>(nb) * nb;
+      const PanelInverse<T> x = panel_inverse(args, p);
+      LAB_CHECK(cudaMemsetAsync(x.x, 0, sizeof(T) * w * x.ld, s));
+      factorize_and_invert_by_halves(args.a + static_cast<long>(p) * args.ld + p, w, args.ld, x.x, x.ld, scratch,
+                                     args.info, args.first_column + p, base, args.gemm, s);
       solve_panel_below(args, p, s);
     }
   } // namespace

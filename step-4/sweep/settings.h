@@ -20,6 +20,7 @@ namespace step4
   {
     lab::CommonOptions options;
     std::string kernel;
+    bool cholesky = false; // --cholesky: kernel 20 inside step-2's Cholesky instead of the sweep
     lab::DeviceInfo device;
     bool use_gpu = false;
 

@@ -1,0 +1,173 @@
+#include "sweep/cholesky_on_kernel_20.h"
+
+#include "gemm_kernels.h"
+#include "kernels/20_ozaki_int8.cuh"
+
+#include <cholesky_variants.h> // step-2: the variants
+#include <cusolver_cholesky.h> // step-2: cuSOLVER's potrf
+#include <gpu_timing.h>        // step-2: alternate timing beside potrf
+
+#include <lab/cli.h>
+#include <lab/cublas_gemm.h>
+#include <lab/format.h>
+#include <lab/probes.h>
+#include <lab/program.h>
+#include <lab/table.h>
+#include <lab/test_matrices.h>
+
+#include <cstdio>
+#include <string>
+
+namespace step4
+{
+  namespace
+  {
+    // The products one factorisation is run on: a name for the console and the table,
+    // the variant, the product.
+    struct Contender
+    {
+      std::string name, column;
+      const char *variant;
+      lab::Gemm<double> gemm;
+    };
+
+    // What kernel 20 did in one factorisation: of how many products (and flops) it
+    // took how many, and on how many it fell back to the double kernel.
+    struct Kernel20Share
+    {
+      int products = 0, taken = 0, fell_back = 0;
+      double flops = 0, flops_taken = 0;
+    };
+
+    // One untimed factorisation on gemm_ozaki, each product counted.
+    Kernel20Share count_kernel_20(step2::DeviceMatrix<double> &device, const step2::Variant<double> &variant,
+                                  lab::DeviceBuffer<double> &workspace, int panel_width)
+    {
+      Kernel20Share share;
+      const lab::Gemm<double> counted = [&](const lab::GemmArgs<double> &g, cudaStream_t s) {
+        gemm_ozaki(g, s);
+        const double flops = g.output == lab::Output::whole ? g.shape.flops() : g.shape.flops() / 2;
+        ++share.products;
+        share.flops += flops;
+        if (runs_on_kernel_20(g))
+          {
+            ++share.taken;
+            share.flops_taken += flops;
+            share.fell_back += !last_ozaki_report().fell_back.empty();
+          }
+      };
+      device.work.copy_from_device(device.pristine);
+      const int n = device.a.rows();
+      variant.factorize(step2::cholesky_args(device.work.data(), n, device.a.ld(), device.info.data(),
+                                             workspace.data(), counted, panel_width));
+      LAB_CHECK(cudaDeviceSynchronize());
+      return share;
+    }
+
+    void print_line(lab::Checks &checks, int n, double tolerance, const std::string &name,
+                    const step2::Factorisation &f)
+    {
+      const std::string what = "cholesky n=" + std::to_string(n) + " " + name;
+      bool ok;
+      if (f.info != 0)
+        {
+          checks.fail(what, "info = " + std::to_string(f.info) + " on a positive definite matrix");
+          ok = false;
+        }
+      else
+        ok = checks.at_most(what, f.residual, tolerance);
+      if (f.probe)
+        ok = checks.at_most(what + " every run (probe)", *f.probe, lab::probe_tolerance<double>(n)) && ok;
+      std::printf("  %-44s %10s %10s %9s %10.2e   %s\n", name.c_str(), lab::format_milliseconds(f.ms).c_str(),
+                  lab::format_or_dash(f.vendor_ms_in_pairs, "%.4g").c_str(),
+                  lab::format_or_dash(f.percent_of_vendor, "%.1f%%").c_str(), f.residual, lab::verdict(ok));
+      std::fflush(stdout);
+    }
+  } // namespace
+
+  std::vector<int> cholesky_sizes(const Settings &settings)
+  {
+    return lab::choose_sizes(settings.options, {16384, 32768}, {4096});
+  }
+
+  lab::Memory cholesky_memory_needed(int n)
+  {
+    const double matrix = lab::matrix_bytes<double>(n, n);
+    return {3 * matrix, 4 * matrix};
+  }
+
+  void run_cholesky_on_kernel_20(const Settings &settings, const std::vector<int> &sizes, lab::Checks &checks)
+  {
+    if (!settings.use_gpu)
+      throw lab::bad_input("--cholesky needs a GPU: it has no part on the CPU");
+    const int reps = settings.options.reps, panel_width = step2::default_panel_width<double>();
+    lab::Cublas cublas;
+    const std::vector<Contender> contenders = {
+      {"variant 9 (panels), cuBLAS DGEMM", "v9_cublas", "9", lab::cublas_gemm_exact<double>(cublas)},
+      {"variant 10 (halves), cuBLAS DGEMM", "v10_cublas", "10", lab::cublas_gemm_exact<double>(cublas)},
+      {"variant 10 (halves), step4::gemm", "v10_course", "10", lab::Gemm<double>(gemm)},
+      {"variant 10 (halves), step4::gemm_ozaki", "v10_ozaki", "10", lab::Gemm<double>(gemm_ozaki)}};
+    std::vector<std::string> columns = {"n", "potrf_ms"};
+    for (const Contender &c : contenders)
+      columns.push_back(c.column + "_ms");
+    for (const Contender &c : contenders)
+      columns.push_back("percent_" + c.column);
+    for (const Contender &c : contenders)
+      columns.push_back("potrf_ms_in_pairs_" + c.column);
+    columns.insert(columns.end(), {"residual_potrf", "residual_v10_ozaki", "tolerance", "kernel20_flop_share"});
+    lab::Table table(columns);
+
+    std::printf("\nkernel 20 inside a factorisation: step-2's Cholesky variants on four products, each timed "
+                "alternately with cuSOLVER dpotrf (time = its median in the pairs, beside = dpotrf's median in the "
+                "same pairs, of dpotrf = the median of the pairs' ratios); check: ||L L^T - A||_F / ||A||_F <= "
+                "%g n eps, every run probed\n",
+                step2::residual_constant);
+    for (const int n : sizes)
+      {
+        const lab::Matrix<double> a = lab::random_spd<double>(n, 1e3, 2000 + n);
+        const double tolerance = lab::tolerance<double>(step2::residual_constant, n);
+        std::printf("\nn = %d (%.1f GFLOP; tolerance %.1e)\n", n, double(n) * n * n / 3e9, tolerance);
+        std::printf("  %-44s %10s %10s %9s %10s   %s\n", "factorisation", "time", "beside", "of dpotrf",
+                    "residual", "check");
+        step2::DeviceMatrix<double> device(a);
+        step2::CusolverCholesky<double> cusolver(n, a.ld());
+        const step2::Yardstick<double> potrf = [&](double *m, int *info) { cusolver.factorize(m, info); };
+        const step2::Factorisation vendor =
+          device.run(reps, potrf, [&](double *factor) { cusolver.to_course_layout(factor); });
+        print_line(checks, n, tolerance, "cuSOLVER_potrf", vendor);
+        std::vector<double> row = {double(n), vendor.ms}, percent, in_pairs;
+        double residual_ozaki = step2::not_run;
+        Kernel20Share share;
+        for (const Contender &c : contenders)
+          {
+            const step2::Variant<double> &variant = *step2::find_variant<double>(c.variant);
+            lab::DeviceBuffer<double> workspace(variant.workspace_elements(n, panel_width));
+            const step2::CholeskyArgs<double> args = step2::cholesky_args(
+              device.work.data(), n, a.ld(), device.info.data(), workspace.data(), c.gemm, panel_width);
+            const step2::Factorisation f =
+              device.run_beside(reps, potrf, [&](double *, int *) { variant.factorize(args); });
+            print_line(checks, n, tolerance, c.name, f);
+            row.push_back(f.ms);
+            percent.push_back(f.percent_of_vendor);
+            in_pairs.push_back(f.vendor_ms_in_pairs);
+            if (c.column == "v10_ozaki")
+              {
+                residual_ozaki = f.residual;
+                share = count_kernel_20(device, variant, workspace, panel_width);
+              }
+          }
+        std::printf("    (kernel 20 took %d of the %d products, %.0f%% of the flops; it left %d of them to the "
+                    "double kernel)\n",
+                    share.taken, share.products, 100 * share.flops_taken / share.flops, share.fell_back);
+        row.insert(row.end(), percent.begin(), percent.end());
+        row.insert(row.end(), in_pairs.begin(), in_pairs.end());
+        row.insert(row.end(), {vendor.residual, residual_ozaki, tolerance, share.flops_taken / share.flops});
+        table.add_row(row);
+      }
+    lab::write_table(table, settings.options.out + "/step-4/cholesky_kernel20.dat",
+                     {"step-4", lab::describe_for_table(settings.device), "double", reps,
+                      {"step-2's variants 9 and 10 on four products against cuSOLVER dpotrf, each timed "
+                       "alternately with it (percent: median of the pairs' ratios); kernel20_flop_share: of the "
+                       "products' flops, kernel 20's"}});
+  }
+} // namespace step4

@@ -5,14 +5,17 @@
 // calls it lets it be worth. `--cholesky` measures that for a double Cholesky, the
 // course's own: step-2's variant 10, which cuts the matrix in halves so that its
 // triangular solves and updates are products with inner dimensions up to n/2, run
-// with four products, each timed alternately with cuSOLVER's dpotrf on the same matrix
+// on five products, each timed alternately with cuSOLVER's dpotrf on the same matrix
 // (step-2's timing: gpu_timing.h, a fresh scale 4^e of A before every run, every
 // run's factor probed, the last one's residual checked in full against dpotrf's bound,
 // c·n·ε with c = 4):
 //  - variant 9, the panel-by-panel loop, on cuBLAS DGEMM (step-2's best until now);
 //  - variant 10 on cuBLAS DGEMM: what the halves alone give;
 //  - variant 10 on step4::gemm (kernel 19 for the products in double);
-//  - variant 10 on step4::gemm_ozaki: kernel 20 for the products from 4096³ on.
+//  - variant 10 on step4::gemm_ozaki: kernel 20 for the products from 4096³ on,
+//    kernel 19 for the rest;
+//  - variant 10 on kernel 20 for the same products and cuBLAS DGEMM for the rest, the
+//    fastest product for each: what kernel 20 adds.
 // One more run of the last, untimed, counts the products kernel 20 took and their
 // share of the flops. The table is `step-4/cholesky_kernel20.dat`.
 

@@ -54,7 +54,7 @@ namespace step5
     {
       const int n = rows * cols;
       return BandLayout::make(n, normal_matrix_bandwidth(psf, cols),
-                              pipeline_cholesky<T>().panel_width(n, least_panel));
+                              band_pipeline_cholesky<T>().panel_width(n, least_panel));
     }
   } // namespace
 
@@ -71,7 +71,7 @@ namespace step5
     : rows_(rows), cols_(cols), channels_(channels), least_panel_(least_panel_width(psf, cols, panel_width)),
       layout_(layout_for<T>(psf, rows, cols, least_panel_)), gemm_(gemm), band_(layout_.elements()),
       b_(static_cast<std::size_t>(layout_.n) * channels),
-      cholesky_workspace_(pipeline_cholesky<T>().workspace_elements(layout_.n, least_panel_)),
+      cholesky_workspace_(band_pipeline_cholesky<T>().workspace_elements(layout_.n, least_panel_)),
       solve_workspace_(step3::substitution_workspace(layout_.n, one_column)), info_(1)
   {
     // The dense code sees A at the first entry of the storage's diagonal, with the
@@ -82,7 +82,7 @@ namespace step5
     args.bandwidth = layout_.bandwidth;
     factorisation_.capture([&](cudaStream_t stream) {
       args.stream = stream;
-      pipeline_cholesky<T>().factorize(args);
+      band_pipeline_cholesky<T>().factorize(args);
     });
     // The solves, L⁻ᵀ (L⁻¹ b_c), in place in b, channel after channel (one right-hand
     // side each: step-3's chained substitution).
@@ -108,7 +108,7 @@ namespace step5
     // The band, the channels' b, and the workspaces of the factorisation and of the
     // solves.
     const double elements = double(layout.elements()) + double(layout.n) * channels +
-                            double(pipeline_cholesky<T>().workspace_elements(layout.n, least_panel)) +
+                            double(band_pipeline_cholesky<T>().workspace_elements(layout.n, least_panel)) +
                             double(step3::substitution_workspace(layout.n, one_column));
     return elements * sizeof(T);
   }

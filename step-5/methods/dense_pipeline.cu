@@ -29,7 +29,7 @@ namespace step5
       h_(static_cast<std::size_t>(n_) * n_), a_(static_cast<std::size_t>(n_) * n_),
       x_(with_inverse ? static_cast<std::size_t>(n_) * n_ : 0), b_(static_cast<std::size_t>(n_) * channels),
       solution_(with_inverse ? static_cast<std::size_t>(n_) * channels : 0),
-      cholesky_workspace_(pipeline_cholesky<T>().workspace_elements(n_, step2::default_panel_width<T>())),
+      cholesky_workspace_(dense_pipeline_cholesky<T>().workspace_elements(n_, step2::default_panel_width<T>())),
       inverse_workspace_(with_inverse ? best_inverse<T>().workspace_elements(n_) : 0),
       solve_workspace_(step3::substitution_workspace(n_, one_column)), info_(1), cusolver_(n_, n_)
   {
@@ -154,7 +154,7 @@ namespace step5
     form_system(psf, lambda, g, gemm, nullptr, false, times);
 
     timed(times.factor, [&] {
-      pipeline_cholesky<T>().factorize(
+      dense_pipeline_cholesky<T>().factorize(
         step2::cholesky_args(a_.data(), n, n, info_.data(), cholesky_workspace_.data(), gemm));
     });
     times.failed_column = failed_column();

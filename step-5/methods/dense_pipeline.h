@@ -9,7 +9,7 @@
 //  2. form A = HᵀH + λI, a symmetric product of which only the lower triangle is
 //     needed (gram_matrix.h: step-4's kernels, or cuBLAS), and the right-hand side
 //     b = Hᵀg, a product with one column;
-//  3. factorise A = L Lᵀ with step-2's best variant (look-ahead), its products
+//  3. factorise A = L Lᵀ with step-2's variant 10 (by halves: pipeline_stages.h), its products
 //     through the same lab::Gemm;
 // and then one of two routes to f:
 //  (a) the thesis' route: X = L⁻¹ by step-3's best triangular inverse (recursive),

@@ -22,6 +22,9 @@
 #include "kernels/8_conflict_free_smem.cuh"
 #include "kernels/9_warp_tiling.cuh"
 
+#include <cstdio>
+#include <utility>
+
 namespace step4
 {
   const std::vector<GemmKernel<float>> &fp32_kernels()
@@ -172,6 +175,30 @@ namespace step4
     const GemmShape &s = g.shape;
     const bool large = s.m >= 4096 && s.n >= 4096 && s.k >= 4096 && double(s.m) * s.n * s.k > 4096.0 * 4096 * 4096;
     return large && g.output == lab::Output::whole && wgmma_available();
+  }
+
+  std::string Kernel20Tally::summary() const
+  {
+    char text[160];
+    std::snprintf(text, sizeof text, "kernel 20 took %d of the %d products, %.0f%% of the flops, and left %d of them to the double kernel",
+                  taken, products, flops > 0 ? 100 * flops_taken / flops : 0.0, fell_back);
+    return text;
+  }
+
+  lab::Gemm<double> tallied(lab::Gemm<double> product, Kernel20Tally &tally)
+  {
+    return [product = std::move(product), &tally](const GemmArgs<double> &g, cudaStream_t stream) {
+      product(g, stream);
+      const double flops = g.output == lab::Output::whole ? g.shape.flops() : g.shape.flops() / 2;
+      ++tally.products;
+      tally.flops += flops;
+      if (runs_on_kernel_20(g))
+        {
+          ++tally.taken;
+          tally.flops_taken += flops;
+          tally.fell_back += !last_ozaki_report().fell_back.empty();
+        }
+    };
   }
 
   void CourseGemmOzaki::operator()(const GemmArgs<double> &g, cudaStream_t stream) const

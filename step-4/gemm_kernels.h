@@ -104,4 +104,20 @@ namespace step4
   // Whether step4::gemm_ozaki gives this product to kernel 20 (which may still leave it
   // to the double kernel: its report says why).
   bool runs_on_kernel_20(const GemmArgs<double> &g);
+
+  // What kernel 20 did in an algorithm's products (a factorisation, a pipeline): of
+  // how many products and flops (a lower triangle counts half) it took how many, and
+  // how many of those it left to the double kernel after all.
+  struct Kernel20Tally
+  {
+    int products = 0, taken = 0, fell_back = 0;
+    double flops = 0, flops_taken = 0;
+    // "kernel 20 took 10 of the 1082 products, 64% of the flops, and left 0 of them to
+    // the double kernel"
+    std::string summary() const;
+  };
+
+  // @p product with each of its calls counted into @p tally (which must outlive it);
+  // a product kernel 20 takes is counted as such whatever @p product does with it.
+  lab::Gemm<double> tallied(lab::Gemm<double> product, Kernel20Tally &tally);
 } // namespace step4

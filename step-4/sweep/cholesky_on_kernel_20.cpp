@@ -31,38 +31,18 @@ namespace step4
       lab::Gemm<double> gemm;
     };
 
-    // What kernel 20 did in one factorisation: of how many products (and flops) it
-    // took how many, and on how many it fell back to the double kernel.
-    struct Kernel20Share
-    {
-      int products = 0, taken = 0, fell_back = 0;
-      double flops = 0, flops_taken = 0;
-    };
-
     // One untimed factorisation on @p gemm, each product counted.
-    Kernel20Share count_kernel_20(step2::DeviceMatrix<double> &device, const step2::Variant<double> &variant,
+    Kernel20Tally count_kernel_20(step2::DeviceMatrix<double> &device, const step2::Variant<double> &variant,
                                   lab::DeviceBuffer<double> &workspace, const lab::Gemm<double> &gemm,
                                   int panel_width)
     {
-      Kernel20Share share;
-      const lab::Gemm<double> counted = [&](const lab::GemmArgs<double> &g, cudaStream_t s) {
-        gemm(g, s);
-        const double flops = g.output == lab::Output::whole ? g.shape.flops() : g.shape.flops() / 2;
-        ++share.products;
-        share.flops += flops;
-        if (runs_on_kernel_20(g))
-          {
-            ++share.taken;
-            share.flops_taken += flops;
-            share.fell_back += !last_ozaki_report().fell_back.empty();
-          }
-      };
+      Kernel20Tally tally;
       device.work.copy_from_device(device.pristine);
       const int n = device.a.rows();
       variant.factorize(step2::cholesky_args(device.work.data(), n, device.a.ld(), device.info.data(),
-                                             workspace.data(), counted, panel_width));
+                                             workspace.data(), tallied(gemm, tally), panel_width));
       LAB_CHECK(cudaDeviceSynchronize());
-      return share;
+      return tally;
     }
 
     void print_line(lab::Checks &checks, int n, double tolerance, const std::string &name,
@@ -148,7 +128,7 @@ namespace step4
         print_line(checks, n, tolerance, "cuSOLVER_potrf", vendor);
         std::vector<double> row = {double(n), vendor.ms}, percent, in_pairs;
         double residual_kernel_20 = step2::not_run;
-        Kernel20Share share;
+        Kernel20Tally share;
         for (const Contender &c : contenders)
           {
             const step2::Variant<double> &variant = *step2::find_variant<double>(c.variant);
@@ -167,9 +147,7 @@ namespace step4
                 share = count_kernel_20(device, variant, workspace, c.gemm, panel_width);
               }
           }
-        std::printf("    (kernel 20 took %d of the %d products, %.0f%% of the flops; it left %d of them to the "
-                    "double kernel)\n",
-                    share.taken, share.products, 100 * share.flops_taken / share.flops, share.fell_back);
+        std::printf("    (%s)\n", share.summary().c_str());
         row.insert(row.end(), percent.begin(), percent.end());
         row.insert(row.end(), in_pairs.begin(), in_pairs.end());
         row.insert(row.end(), {vendor.residual, residual_kernel_20, tolerance, share.flops_taken / share.flops});

@@ -169,10 +169,13 @@ namespace step5
     std::vector<PipelineProducts> products = {{"course", "step-4's kernels", lab::Gemm<T>(step4::gemm)},
                                               {"cublas", "cuBLAS", lab::cublas_gemm_exact<T>(cublas)}};
     // In double, a third: step-4's kernel 20 for the products large enough for the
-    // integer tensor cores to pay (step4::gemm_ozaki), step4::gemm for the rest.
+    // integer tensor cores to pay (step4::gemm_ozaki), step4::gemm for the rest; its
+    // line says what share of the flops kernel 20 took (over all its timed runs).
+    step4::Kernel20Tally tally;
     if constexpr (std::is_same_v<T, double>)
-      products.push_back({"ozaki", "step-4's kernels with kernel 20 (Ozaki II)", lab::Gemm<T>(step4::gemm_ozaki)});
-    for (const PipelineProducts &p : products)
+      products.push_back({"ozaki", "step-4's kernels with kernel 20 (Ozaki II)",
+                          step4::tallied(lab::Gemm<double>(step4::gemm_ozaki), tally)});
+    for (PipelineProducts &p : products)
       {
         worst_solve = worst_inverse = 0;
         const StageTimes times = median_times(options.dense_reps, [&] {
@@ -181,6 +184,8 @@ namespace step5
                                 problem.f_inverse.data());
           });
         });
+        if (p.name == "ozaki")
+          p.description += " (" + tally.summary() + ")";
         finish(blank_result("dense_" + p.name + "_solve", "dense, " + p.description + ", two solves",
                             MethodKind::pipeline),
                times, problem.f, false);

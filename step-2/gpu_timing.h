@@ -25,6 +25,7 @@
 #include "factor_residual.h"
 #include "size_result.h"
 
+#include <lab/checks.h>
 #include <lab/compare.h>
 #include <lab/cublas_gemm.h>
 #include <lab/device_buffer.h>
@@ -35,6 +36,7 @@
 #include <lab/timer.h>
 
 #include <functional>
+#include <string>
 
 namespace step2
 {
@@ -135,6 +137,26 @@ namespace step2
       return f;
     }
   };
+
+  // The checks of a factorisation of a positive definite matrix, under the name
+  // @p what: info 0, the residual within @p tolerance, and, for one timed beside
+  // cuSOLVER, every run's probe within its tolerance. True when all pass.
+  template <typename T>
+  bool check_factorisation(lab::Checks &checks, const std::string &what, const Factorisation &f, int n,
+                           double tolerance)
+  {
+    bool ok;
+    if (f.info != 0)
+      {
+        checks.fail(what, "info = " + std::to_string(f.info) + " on a positive definite matrix");
+        ok = false;
+      }
+    else
+      ok = checks.at_most(what, f.residual, tolerance);
+    if (f.probe)
+      ok = checks.at_most(what + " every run (probe)", *f.probe, lab::probe_tolerance<T>(n)) && ok;
+    return ok;
+  }
 
   // One variant on the device matrix, beside @p vendor: its workspace is allocated
   // here, before and outside the timed runs, and the product is cuBLAS's in the

@@ -185,18 +185,8 @@ namespace step2
   void report(lab::Checks &checks, const SizeResult<T> &size, const std::string &name, const Factorisation &f,
               double copies_ms)
   {
-    const std::string what = context<T>(size.n) + " " + name;
-    bool ok;
-    if (f.info != 0)
-      {
-        checks.fail(what, "info = " + std::to_string(f.info) + " on a positive definite matrix");
-        ok = false;
-      }
-    else
-      ok = checks.at_most(what, f.residual, size.tolerance);
     // A variant timed beside cuSOLVER had every run's factor probed (gpu_timing.h).
-    if (f.probe)
-      ok = checks.at_most(what + " every run (probe)", *f.probe, lab::probe_tolerance<T>(size.n)) && ok;
+    const bool ok = check_factorisation<T>(checks, context<T>(size.n) + " " + name, f, size.n, size.tolerance);
     std::printf("  %-28s %10s %10s %8.0f %10s %8s %10.2e   %s\n", name.c_str(),
                 lab::format_milliseconds(f.ms).c_str(), lab::format_milliseconds(f.ms + copies_ms).c_str(),
                 gflops(size.n, f.ms), lab::format_or_dash(f.vendor_ms_in_pairs, "%.4g").c_str(),

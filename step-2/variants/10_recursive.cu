@@ -2,6 +2,7 @@
 
 #include "4_right_looking_gemm.cuh"
 #include "7_panel_by_halves.cuh"
+#include "9_lower_triangle_update.cuh"
 #include "tiles.cuh"
 
 #include <lab/block_copy.h>
@@ -21,9 +22,10 @@ namespace step2
     // (rounded up), so that both halves start on a panel.
     int first_half(int n, int nb) { return ceil_div(ceil_div(n, nb), 2) * nb; }
 
-    // Step 2: X L^T = B for X, in place of B (m × n, leading dimension ld_b), where L
-    // (n × n at l) is a factor made of whole panels nb wide whose inverses are in
-    // @p inverses (rows from L's first, leading dimension nb). @p copy holds m × nb.
+    // Step 2: X L^T = B for X, in place of B (m × n at b), where L (n × n at l, both
+    // with leading dimension ld) is a factor made of whole panels nb wide whose
+    // inverses are in @p inverses (rows from L's first, leading dimension nb). @p copy
+    // holds m × nb.
     template <typename T>
     void solve_by_halves(const T *l, int ld, const T *inverses, int nb, int n, T *b, int m, T *copy,
                          const lab::Gemm<T> &gemm, cudaStream_t s)
@@ -66,20 +68,21 @@ namespace step2
     }
 
     // Steps 1 to 4 on the part of the matrix that @p part describes (its n, first
-    // column and panel inverses), in panels part.panel_width wide.
+    // column and panel inverses), in panels part.panel_width wide; variant 9 on a part
+    // of at most @p base rows.
     template <typename T>
-    void factorize_by_halves_of_matrix(const CholeskyArgs<T> &part, int base)
+    void factorize_recursively(const CholeskyArgs<T> &part, int base)
     {
       const int n = part.n, nb = part.panel_width, ld = part.ld;
       if (n <= base)
         {
-          factorize_by_halves(part, BaseBlock::in_registers, RestOfUpdate::one_lower_triangle_product);
+          factorize_9_lower_triangle_update(part);
           return;
         }
       const int h = first_half(n, nb), rest = n - h;
       CholeskyArgs<T> first = part;
       first.n = h;
-      factorize_by_halves_of_matrix(first, base); // 1.
+      factorize_recursively(first, base); // 1.
       T *const a21 = at(part.a, ld, h, 0);
       solve_by_halves(part.a, ld, part.panel_inverses, nb, h, a21, rest, part.workspace, part.gemm,
                       part.stream); // 2.
@@ -89,7 +92,7 @@ namespace step2
       second.n = rest;
       second.first_column = part.first_column + h;
       second.panel_inverses = part.panel_inverses + static_cast<long>(h) * nb;
-      factorize_by_halves_of_matrix(second, base); // 4.
+      factorize_recursively(second, base); // 4.
     }
   } // namespace
 
@@ -108,7 +111,7 @@ namespace step2
     const int base = recursion_base(args.n, args.panel_width);
     if (args.n <= base || args.bandwidth >= 0)
       {
-        factorize_by_halves(args, BaseBlock::in_registers, RestOfUpdate::one_lower_triangle_product);
+        factorize_9_lower_triangle_update(args);
         return;
       }
     // Every part in panels of the width variant 9 would take for the whole matrix; a
@@ -117,7 +120,7 @@ namespace step2
     whole.panel_width = panel_by_halves_width(args.n, args.panel_width);
     whole.first_column = 0;
     whole.panel_inverses = args.workspace + right_looking_workspace<T>(args.n, whole.panel_width);
-    factorize_by_halves_of_matrix(whole, base);
+    factorize_recursively(whole, base);
   }
 
   template std::size_t recursive_workspace<float>(int, int);

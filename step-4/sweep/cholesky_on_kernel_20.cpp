@@ -45,20 +45,13 @@ namespace step4
       return tally;
     }
 
+    // One console line: name, time, dpotrf's median in the same pairs, percent of
+    // dpotrf's speed, residual, check.
     void print_line(lab::Checks &checks, int n, double tolerance, const std::string &name,
                     const step2::Factorisation &f)
     {
-      const std::string what = "cholesky n=" + std::to_string(n) + " " + name;
-      bool ok;
-      if (f.info != 0)
-        {
-          checks.fail(what, "info = " + std::to_string(f.info) + " on a positive definite matrix");
-          ok = false;
-        }
-      else
-        ok = checks.at_most(what, f.residual, tolerance);
-      if (f.probe)
-        ok = checks.at_most(what + " every run (probe)", *f.probe, lab::probe_tolerance<double>(n)) && ok;
+      const bool ok =
+        step2::check_factorisation<double>(checks, "cholesky n=" + std::to_string(n) + " " + name, f, n, tolerance);
       std::printf("  %-44s %10s %10s %9s %10.2e   %s\n", name.c_str(), lab::format_milliseconds(f.ms).c_str(),
                   lab::format_or_dash(f.vendor_ms_in_pairs, "%.4g").c_str(),
                   lab::format_or_dash(f.percent_of_vendor, "%.1f%%").c_str(), f.residual, lab::verdict(ok));

@@ -700,7 +700,7 @@ TEST_CASE("kernel 20 inside a CUDA graph's capture: the double kernel, captured,
 }
 
 // step4::gemm_ozaki: kernel 20 for a product larger than 4096³ (it says how many
-// moduli it used), within DGEMM's bound.
+// moduli it used), within DGEMM's bound; step4::tallied counts it, and not a small one.
 TEST_CASE("step4::gemm_ozaki takes kernel 20 for a large product, within DGEMM's bound", "[gpu]")
 {
   const GemmProblem<double> p = step4::random_problem<double>({4100, 4099, 4097}, 1.0, 0.0, 95);
@@ -708,6 +708,17 @@ TEST_CASE("step4::gemm_ozaki takes kernel 20 for a large product, within DGEMM's
   CHECK(step4::gemm_error(p, run_on_gpu(p, product)) <= step4::gemm_tolerance<double>(4097));
   if (step4::wgmma_available()) // kernel 20 where kernel 19 runs (gemm_kernels.h)
     CHECK(step4::last_ozaki_report().moduli >= 8);
+
+  // step4::tallied counts what kernel 20 took: the large product, not a small one.
+  step4::Kernel20Tally tally;
+  const lab::Gemm<double> counted = step4::tallied(lab::Gemm<double>(step4::gemm_ozaki), tally);
+  const GemmProblem<double> small = step4::random_problem<double>({300, 301, 299}, 1.0, 0.0, 96);
+  CHECK(step4::gemm_error(p, run_on_gpu(p, counted)) <= step4::gemm_tolerance<double>(4097));
+  CHECK(step4::gemm_error(small, run_on_gpu(small, counted)) <= step4::gemm_tolerance<double>(299));
+  CHECK(tally.products == 2);
+  CHECK(tally.taken == (step4::wgmma_available() ? 1 : 0));
+  CHECK(tally.fell_back == 0);
+  CHECK(tally.flops == 2.0 * 4100 * 4099 * 4097 + 2.0 * 300 * 301 * 299);
 }
 
 // Block-diagonal A and B: every entry of C outside the blocks has lines that share no

@@ -5,10 +5,10 @@
 // product whose inner dimension is one panel, 256 to 1024 columns, however large n is.
 // That suits a product that is fast from a small inner dimension on, such as cuBLAS's
 // DGEMM; it wastes one that pays only on large ones. Step-4's kernel 20 is such a
-// product: it computes a double product exactly enough on the integer tensor cores,
-// but its conversions cost a fixed number of passes over the operands, so it beats
-// DGEMM only from an inner dimension of about 4096, by 1.37× at 8192³ and 1.55× at
-// 16384³.
+// product: it computes a double product to DGEMM's accuracy on the integer tensor
+// cores, but its conversions cost passes over the operands and the result that do not
+// shrink with the inner dimension, so it beats DGEMM only from about 4096³, by 1.38× at
+// 8192³ and 1.57× at 16384³.
 //
 // Variant 10 cuts the matrix in halves instead, the classic recursive Cholesky:
 // @f[ \begin{pmatrix} A_{11} & \\ A_{21} & A_{22} \end{pmatrix} =

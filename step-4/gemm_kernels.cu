@@ -201,11 +201,19 @@ namespace step4
     };
   }
 
+  lab::Gemm<double> with_kernel_20(lab::Gemm<double> rest)
+  {
+    return [rest = std::move(rest)](const GemmArgs<double> &g, cudaStream_t stream) {
+      if (runs_on_kernel_20(g))
+        launch_20_ozaki_int8(g, stream);
+      else
+        rest(g, stream);
+    };
+  }
+
   void CourseGemmOzaki::operator()(const GemmArgs<double> &g, cudaStream_t stream) const
   {
-    if (runs_on_kernel_20(g))
-      launch_20_ozaki_int8(g, stream);
-    else
-      gemm(g, stream);
+    static const lab::Gemm<double> product = with_kernel_20(lab::Gemm<double>(gemm));
+    product(g, stream);
   }
 } // namespace step4

@@ -105,6 +105,11 @@ namespace step4
   // to the double kernel: its report says why).
   bool runs_on_kernel_20(const GemmArgs<double> &g);
 
+  // Kernel 20 for the products runs_on_kernel_20 names, @p rest for the others:
+  // step4::gemm_ozaki is with_kernel_20(step4::gemm); step-4's `--cholesky` also runs
+  // it with cuBLAS's DGEMM as the rest.
+  lab::Gemm<double> with_kernel_20(lab::Gemm<double> rest);
+
   // What kernel 20 did in an algorithm's products (a factorisation, a pipeline): of
   // how many products and flops (a lower triangle counts half) it took how many, and
   // how many of those it left to the double kernel after all.

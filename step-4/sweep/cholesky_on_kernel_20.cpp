@@ -1,7 +1,6 @@
 #include "sweep/cholesky_on_kernel_20.h"
 
 #include "gemm_kernels.h"
-#include "kernels/20_ozaki_int8.cuh"
 
 #include <cholesky_variants.h> // step-2: the variants
 #include <cusolver_cholesky.h> // step-2: cuSOLVER's potrf
@@ -79,12 +78,7 @@ namespace step4
     const lab::Gemm<double> dgemm = lab::cublas_gemm_exact<double>(cublas);
     // Kernel 20 where step4::gemm_ozaki would take it, cuBLAS DGEMM for the rest: what
     // kernel 20 adds to the fastest product there is for the small ones.
-    const lab::Gemm<double> kernel_20_and_dgemm = [&](const lab::GemmArgs<double> &g, cudaStream_t s) {
-      if (runs_on_kernel_20(g))
-        launch_20_ozaki_int8(g, s);
-      else
-        dgemm(g, s);
-    };
+    const lab::Gemm<double> kernel_20_and_dgemm = with_kernel_20(dgemm);
     const std::vector<Contender> contenders = {
       {"variant 9 (panels), cuBLAS DGEMM", "v9_cublas", "9", dgemm},
       {"variant 10 (halves), cuBLAS DGEMM", "v10_cublas", "10", dgemm},
